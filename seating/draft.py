@@ -1,0 +1,189 @@
+"""Stage 2, draft: a greedy first plan (Triska & Musliu).
+
+Hanchan by hanchan, tables are filled one at a time, each with the two pairs of places that
+still have the most freedom left: the freedom of a set of places is the number of unseated
+places that none of them has met (compatriots count as met, as stage 1 says). Every table
+seats one place of each planned wind (the seat key), so the winds of stage 5 are sure to
+exist. Pairs that must meet again are taken only when no fresh pair is left; stage 3
+removes them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _count(a, b, c):
+    n = 0
+    for i in range(a.shape[0]):
+        n += _popcount(a[i] & b[i] & c[i])
+    return n
+
+
+@njit(cache=True)
+def _set(bits, p, on):
+    w = p >> 6
+    m = np.uint64(1) << np.uint64(p & 63)
+    if on:
+        bits[w] |= m
+    else:
+        bits[w] &= ~m
+
+
+@njit(cache=True)
+def _fill_hanchan(h, plan, key, met, fresh, S, sample):
+    """Fill every table of hanchan h; a table is filled pair by pair (then a single)."""
+    G = plan.shape[1]
+    P = met.shape[0]
+    W = fresh.shape[1]
+    seated = np.zeros(P, dtype=np.bool_)
+    free = np.zeros(W, dtype=np.uint64)
+    for p in range(P):
+        _set(free, p, True)
+    table = np.empty(S, dtype=np.int64)
+    cand = np.empty(P, dtype=np.int64)
+    for g in range(G):
+        used_keys = np.zeros(S + 1, dtype=np.bool_)
+        n = 0
+        # allowed: unseated places whose key is not yet at this table
+        while n < S:
+            nc = 0
+            for p in range(P):
+                if not seated[p] and (key[h, p] < 0 or not used_keys[key[h, p]]):
+                    cand[nc] = p
+                    nc += 1
+            best_a = -1
+            best_b = -1
+            best_conf = 1 << 30
+            best_free = -1
+            ties = 0
+            pair = S - n >= 2
+            # sample first members when the field is large (keeps the draft near-linear)
+            na = nc if nc <= sample else sample
+            for ia in range(na):
+                a = cand[ia] if nc <= sample else cand[np.random.randint(nc)]
+                conf_a = 0
+                for j in range(n):
+                    conf_a += met[a, table[j]]
+                if not pair:
+                    f = _count(fresh[a], fresh[a], free)
+                    score_conf = conf_a
+                    if score_conf < best_conf or (score_conf == best_conf and f > best_free):
+                        best_conf = score_conf
+                        best_free = f
+                        best_a = a
+                        ties = 1
+                    elif score_conf == best_conf and f == best_free:
+                        ties += 1
+                        if np.random.randint(ties) == 0:
+                            best_a = a
+                    continue
+                for ib in range(nc):
+                    b = cand[ib]
+                    if b == a or (key[h, a] >= 0 and key[h, a] == key[h, b]):
+                        continue
+                    if nc <= sample and b < a:
+                        continue
+                    conf = conf_a + met[a, b]
+                    for j in range(n):
+                        conf += met[b, table[j]]
+                    if conf > best_conf:
+                        continue
+                    f = _count(fresh[a], fresh[b], free)
+                    if conf < best_conf or f > best_free:
+                        best_conf = conf
+                        best_free = f
+                        best_a = a
+                        best_b = b
+                        ties = 1
+                    elif f == best_free:
+                        ties += 1
+                        if np.random.randint(ties) == 0:
+                            best_a = a
+                            best_b = b
+            for p in (best_a, best_b):
+                if p < 0:
+                    continue
+                table[n] = p
+                n += 1
+                seated[p] = True
+                _set(free, p, False)
+                if key[h, p] >= 0:
+                    used_keys[key[h, p]] = True
+        for s in range(S):
+            p = table[s]
+            plan[h, g, key[h, p] if key[h, p] >= 0 else s] = p
+        for s in range(S):
+            for t in range(S):
+                if s != t:
+                    a = table[s]
+                    b = table[t]
+                    met[a, b] += 1
+                    _set(fresh[a], b, False)
+
+
+@njit(cache=True)
+def _draft(plan, key, movable, met, S, seed, sample):
+    np.random.seed(seed)
+    H = plan.shape[0]
+    P = met.shape[0]
+    W = (P + 63) // 64
+    fresh = np.zeros((P, W), dtype=np.uint64)
+    for a in range(P):
+        for b in range(P):
+            if a != b and met[a, b] == 0:
+                _set(fresh[a], b, True)
+    # hanchans given in advance (played, or taken from a design) count as met first
+    for h in range(H):
+        if movable[h]:
+            continue
+        for g in range(plan.shape[1]):
+            for s in range(S):
+                for t in range(S):
+                    if s != t:
+                        a = plan[h, g, s]
+                        b = plan[h, g, t]
+                        met[a, b] += 1
+                        _set(fresh[a], b, False)
+    for h in range(H):
+        if movable[h]:
+            _fill_hanchan(h, plan, key, met, fresh, S, sample)
+    return plan
+
+
+def draft(
+    country: np.ndarray,
+    key: np.ndarray,
+    table_size: int,
+    seed: int,
+    given: np.ndarray | None = None,
+    movable: np.ndarray | None = None,
+    sample: int = 64,
+) -> np.ndarray:
+    """Greedy plan[hanchan, group, seat] for places 0..P-1.
+
+    key[h, p] is the seat (planned wind) of place p in hanchan h, or -1 for free seats.
+    given/movable: hanchans with movable False are copied from `given` and left alone.
+    """
+    country = np.asarray(country)
+    hanchans, players = key.shape
+    groups = players // table_size
+    met = (country[:, None] == country[None, :]).astype(np.int64)
+    np.fill_diagonal(met, 0)
+    plan = np.full((hanchans, groups, table_size), -1, dtype=np.int64)
+    if movable is None:
+        movable = np.ones(hanchans, dtype=np.bool_)
+    if given is not None:
+        plan[~movable] = given[~movable]
+    return _draft(plan, np.asarray(key, dtype=np.int64), np.asarray(movable, dtype=np.bool_),
+                  met, table_size, seed, sample)

@@ -1,0 +1,172 @@
+"""The event an organizer describes in one YAML file, validated and turned into arrays.
+
+Validation happens before any work: a bad file gives one ConfigError whose message is a
+single line naming the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+import jsonschema
+import numpy as np
+
+WIND_NAMES = "ESWN"
+CLASS_NAMES = ("large", "medium", "small")
+
+
+class ConfigError(ValueError):
+    """A config that cannot be planned; the message is one line for the organizer."""
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    hanchans: int
+    days: tuple[int, ...]
+    table_size: int
+    seed: int
+    countries: tuple[tuple[str, int], ...]
+    areas: tuple[tuple[str, int], ...]
+    search: dict = field(default_factory=dict, compare=False)
+
+    # ---- sizes -------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return sum(n for _, n in self.countries)
+
+    @property
+    def tables(self) -> int:
+        return self.players // self.table_size
+
+    @property
+    def country_codes(self) -> list[str]:
+        return [c for c, _ in self.countries]
+
+    @property
+    def delegation_sizes(self) -> np.ndarray:
+        return np.array([n for _, n in self.countries], dtype=np.int64)
+
+    # ---- per place ---------------------------------------------------------------
+    @property
+    def country_of(self) -> np.ndarray:
+        """Country index of every place, places ordered country by country."""
+        return np.repeat(np.arange(len(self.countries)), self.delegation_sizes)
+
+    @property
+    def place_names(self) -> list[str]:
+        width = len(str(max(n for _, n in self.countries)))
+        return [f"{code} {i:0{width}d}" for code, n in self.countries for i in range(1, n + 1)]
+
+    # ---- per hanchan -------------------------------------------------------------
+    @property
+    def day_of(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.days)), self.days)
+
+    @property
+    def wind_names(self) -> str:
+        return WIND_NAMES[: self.table_size]
+
+    # ---- per table ---------------------------------------------------------------
+    @property
+    def area_of_table(self) -> np.ndarray:
+        return np.repeat(np.arange(len(self.areas)), [n for _, n in self.areas])
+
+    @property
+    def area_names(self) -> list[str]:
+        return [a for a, _ in self.areas]
+
+
+def _error_path(error: jsonschema.ValidationError) -> str:
+    return ".".join(str(p) for p in error.absolute_path) or "(top level)"
+
+
+def _one_line(error: jsonschema.ValidationError, schema: dict) -> str:
+    """Turn a JSON-Schema error into one line an organizer can act on."""
+    path = _error_path(error)
+    known = list(schema.get("properties", {}))
+    if error.validator == "additionalProperties" and not error.absolute_path:
+        extra = sorted(set(error.instance) - set(known))
+        hints = []
+        for key in extra:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hints.append(f"'{key}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        return f"unknown key {', '.join(hints)}; known keys: {', '.join(known)}"
+    if error.validator == "additionalProperties" and path == "search":
+        sub = list(schema["properties"]["search"]["properties"])
+        extra = sorted(set(error.instance) - set(sub))
+        hints = []
+        for key in extra:
+            close = difflib.get_close_matches(str(key), sub, n=1)
+            hints.append(f"'{key}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        return f"search: unknown key {', '.join(hints)}; known keys: {', '.join(sub)}"
+    if error.validator == "required":
+        return f"{path}: {error.message}"
+    if error.validator == "pattern" and error.absolute_path and error.path[-1] == "event":
+        return (
+            f"event: {error.instance!r} is not a plain name "
+            "(letters, digits, '_', '.', '-'; it becomes a folder under results/)"
+        )
+    if error.validator == "propertyNames" or (
+        error.validator == "pattern" and path.startswith("countries")
+    ):
+        bad = error.instance
+        return f"{path}: country code {bad!r} must be 1-12 plain letters or digits"
+    if error.validator == "type" and path.startswith(("countries.", "areas.")):
+        return f"{path}: must be a whole number of at least 1, got {error.instance!r}"
+    if error.validator == "minimum" and path.startswith("countries."):
+        return f"{path}: a delegation needs at least 1 player, got {error.instance!r}"
+    return f"{path}: {error.message}"
+
+
+def _defaults(schema: dict) -> dict:
+    return {k: v["default"] for k, v in schema.get("properties", {}).items() if "default" in v}
+
+
+def load_event(config: dict, schema: dict) -> Event:
+    """Validate an organizer's config against the schema and the counting rules."""
+    if not isinstance(config, dict) or not config:
+        raise ConfigError("the config is empty; give at least event, hanchans, days, ...")
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        raise ConfigError(_one_line(errors[0], schema))
+
+    hanchans = config["hanchans"]
+    days = tuple(config["days"])
+    if sum(days) != hanchans:
+        raise ConfigError(
+            f"days: {list(days)} sums to {sum(days)} hanchans, but hanchans is {hanchans}"
+        )
+    size = config["table_size"]
+    countries = tuple((str(c), int(n)) for c, n in config["countries"].items())
+    players = sum(n for _, n in countries)
+    if players % size:
+        short = size - players % size
+        raise ConfigError(
+            f"countries: {players} players do not fill tables of {size}; "
+            f"add {short} substitute{'s' if short > 1 else ''} (or remove {players % size})"
+        )
+    tables = players // size
+    if tables < 1:
+        raise ConfigError(f"countries: {players} players are fewer than one table of {size}")
+    areas_cfg = config.get("areas") or {"Hall": tables}
+    areas = tuple((str(a), int(n)) for a, n in areas_cfg.items())
+    if sum(n for _, n in areas) != tables:
+        raise ConfigError(
+            f"areas: the areas hold {sum(n for _, n in areas)} tables, "
+            f"but {players} players at tables of {size} need exactly {tables}"
+        )
+    search_schema = schema["properties"]["search"]
+    search = {**_defaults(search_schema), **config.get("search", {})}
+    return Event(
+        name=config["event"],
+        hanchans=hanchans,
+        days=days,
+        table_size=size,
+        seed=config["seed"],
+        countries=countries,
+        areas=areas,
+        search=search,
+    )

@@ -1,0 +1,40 @@
+"""Stage 3, swaps: remove repeat meetings, then avoidable compatriot meetings.
+
+Dotu & Van Hentenryck's local search for social golfers: take a place in conflict, swap it
+with the place of another table in the same hanchan that helps most, keep recently swapped
+places tabu for a while, and leave dead ends by a few random swaps. It runs until nobody
+meets an opponent twice and no compatriot meeting beyond the proven minimum is left, or
+until its move budget or time cap.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import engine
+from .event import Event
+from .goals import bounds, build_state
+
+
+def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
+                     time_limit: float, log=print, movable=None) -> tuple[np.ndarray, dict]:
+    active = np.zeros(engine.NGOALS, dtype=bool)
+    active[[engine.REPEATS, engine.COMPATRIOTS]] = True
+    state = build_state(event, plan, keys, movable, active)
+    search = engine.Search(state, event.seed + 3, bounds(event, state), tenure=5, patience=200)
+    deadline = time.monotonic() + time_limit
+    used = {}
+    left = moves
+    for goal in (engine.REPEATS, engine.COMPATRIOTS):
+        if search.reached(goal):
+            used[engine.GOAL_NAMES[goal]] = 0
+        else:
+            used[engine.GOAL_NAMES[goal]] = n = search.improve(goal, left, deadline, log)
+            left -= n
+        search.lock_goal(goal)
+    summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
+               "reached_bound": {engine.GOAL_NAMES[g]: search.reached(g)
+                                 for g in (engine.REPEATS, engine.COMPATRIOTS)}}
+    return state.plan.copy(), summary
