@@ -4,55 +4,69 @@ A plan is an int array plan[hanchan, group, seat] of place numbers. A move swaps
 of one hanchan that sit in different groups and share the same seat key (their planned
 wind in that hanchan, or -1 when seats are free), so wind patterns survive every move.
 
-The goals form one cost vector, compared lexicographically (earlier entries first):
+The goals form one cost vector compared lexicographically. First come the "figure" entries
+of every goal in goal order, then the "gradient" entries (tie-breakers) in goal order:
 
   0 repeats      sum over non-compatriot pairs of C(m, 2), m = meetings (0 iff no repeat;
                  convex, so unavoidable repeats spread evenly)
   1 compatriots  sum over compatriot pairs of weight * C(m + 1, 2): compatriots count as
                  having met once already; weight = (largest / own delegation)^2
-  2 indirect     for c = 0 .. TC-1: number of pairs that never meet and have exactly c
-                 common opponents (c = 0 are the unlinked pairs)
-  3 countries    for v = 0 .. CC-1: number of players who met exactly v other countries;
-                 then -(total countries met) as a gradient
+  2 indirect     for c = 0, 1, ...: number of pairs that never meet and have exactly c
+                 common opponents (c = 0: unlinked pairs)
+  3 countries    for v = 0, 1, ...: number of players who met exactly v other countries
+                 (gradient: minus the total number of countries met)
   4 day mix      number of (player, day, size class) opponent counts 3+, 2 and 1 outside
-                 [floor, ceil] of the player's fair share; then the sum of squared gaps
+                 [floor, ceil] of the player's fair share (gradient: sum of squared gaps)
   5 total mix    the same over the whole event
   6 back to back number of (player, hanchan) where a country met is met again next hanchan
 
-Each goal's "figure" entries can be locked: later goals are then searched only among plans
-that are not lexicographically worse on the locked prefix (up to the goal's first nonzero
-entry), so a lower goal never costs a higher one. Gradient entries are never locked.
+Goals 2 and 3 count only a window of their lowest buckets (seg[:, ACTIVE]): the worst-off
+pairs and players. The search raises the window as the minimum rises, and goals below get a
+say whenever a move leaves the window alone. A locked goal keeps only the buckets below its
+achieved minimum in the window, which must stay empty: a lower goal never costs a higher one.
 
-Every swap is evaluated incrementally: the meeting matrix, the common-opponent matrix
-(updated only along the rows of the six pairs that start or stop meeting), the
-country-met counts, the class mix and the back-to-back flags of the eight players at the
-two tables change, and the delta of every entry is collected on the way. Undoing a swap is
-the same swap again.
+Every swap is evaluated without being made (`evaluate`): the eight places at the two tables
+change opponents, so repeats, countries met, class mix and back-to-back follow from them;
+common opponents change only for pairs with one of the eight, and of those only pairs near
+the window matter ("low" pairs, kept in per-place lists). A chosen swap is then made by
+`swap`, which keeps the meeting and common-opponent matrices and the low lists exact.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 from numba import njit
 
 REPEATS, COMPATRIOTS, INDIRECT, COUNTRIES, DAY_MIX, TOTAL_MIX, BACK_TO_BACK = range(7)
-GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "total_mix", "back_to_back")
+GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "total_mix",
+              "back_to_back")
 NGOALS = 7
+# columns of the layout table `seg`
+START, ACTIVE, ALLOC, GRAD = range(4)
 
 
 def layout(tc: int, cc: int) -> np.ndarray:
-    """Start, number of figure entries and number of gradient entries of every goal."""
-    sizes = [(1, 0), (1, 0), (tc, 0), (cc, 1), (3, 1), (3, 1), (1, 0)]
-    seg = np.zeros((NGOALS, 3), dtype=np.int64)
+    """Where each goal's entries sit: figure start, active count, allocated count, gradient."""
+    figures = [1, 1, max(tc, 1), max(cc, 1), 3, 3, 1]
+    gradients = [False, False, False, True, True, True, False]
+    seg = np.full((NGOALS, 4), -1, dtype=np.int64)
     start = 0
-    for g, (fig, grad) in enumerate(sizes):
-        seg[g] = (start, fig, grad)
-        start += fig + grad
+    for g, n in enumerate(figures):
+        seg[g, START] = start
+        seg[g, ACTIVE] = n
+        seg[g, ALLOC] = n
+        start += n
+    for g in range(NGOALS):
+        if gradients[g]:
+            seg[g, GRAD] = start
+            start += 1
     return seg
 
 
 # ----------------------------------------------------------------------------------
-# State: one tuple of arrays, built by `new_state` and kept consistent by `swap`.
+# Small helpers
 # ----------------------------------------------------------------------------------
 
 
@@ -85,211 +99,52 @@ def _excess(value, target):
 
 
 @njit(cache=True)
-def _add_player(sign, p, h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total, day_of,
-                seg, cost, active):
-    """Add (sign=+1) or remove (-1) player p's countries, mix and back-to-back entries."""
-    H = plan.shape[0]
-    if active[COUNTRIES]:
-        st, fig, _ = seg[COUNTRIES]
-        v = cmet[p]
-        if v < fig:
-            cost[st + v] += sign
-        cost[st + fig] -= sign * v
-    if active[DAY_MIX]:
-        st, fig, _ = seg[DAY_MIX]
-        d = day_of[h]
-        for k in range(mix.shape[2]):
-            e = _excess(mix[p, d, k], tgt[p, d, k])
-            if e >= 3:
-                cost[st] += sign
-            elif e > 0:
-                cost[st + 3 - int(e)] += sign
-            gap = mix[p, d, k] - tgt[p, d, k]
-            cost[st + fig] += sign * gap * gap
-    if active[TOTAL_MIX]:
-        st, fig, _ = seg[TOTAL_MIX]
-        for k in range(mix_total.shape[1]):
-            e = _excess(mix_total[p, k], tgt_total[p, k])
-            if e >= 3:
-                cost[st] += sign
-            elif e > 0:
-                cost[st + 3 - int(e)] += sign
-            gap = mix_total[p, k] - tgt_total[p, k]
-            cost[st + fig] += sign * gap * gap
-    if active[BACK_TO_BACK]:
-        st = seg[BACK_TO_BACK, 0]
-        if h > 0:
-            cost[st] += sign * _b2b(plan, pos, country, p, h - 1)
-        if h < H - 1:
-            cost[st] += sign * _b2b(plan, pos, country, p, h)
+def _mix_entry(cost, seg, goal, value, target, sign):
+    e = _excess(value, target)
+    st = seg[goal, START]
+    if e >= 3:
+        cost[st] += sign
+    elif e > 0:
+        cost[st + 3 - int(e)] += sign
+    gap = value - target
+    cost[seg[goal, GRAD]] += sign * gap * gap
 
 
 @njit(cache=True)
-def _pair_entry(sign, u, w, meet, common, seg, cost):
-    st, tc, _ = seg[INDIRECT]
+def _countries_entry(cost, seg, v, sign):
+    if v < seg[COUNTRIES, ACTIVE]:
+        cost[seg[COUNTRIES, START] + v] += sign
+    cost[seg[COUNTRIES, GRAD]] -= sign * v
+
+
+@njit(cache=True)
+def _pair_entry(cost, seg, meet, common, u, w, sign):
     if meet[u, w] == 0:
         c = common[u, w]
-        if c < tc:
-            cost[st + c] += sign
+        if c < seg[INDIRECT, ACTIVE]:
+            cost[seg[INDIRECT, START] + c] += sign
 
 
 @njit(cache=True)
-def _touch(u, w, meet, common, stamp, token, touched, ntouched, seg, cost):
-    a = min(u, w)
-    b = max(u, w)
-    if stamp[a, b] != token:
-        stamp[a, b] = token
-        _pair_entry(-1.0, a, b, meet, common, seg, cost)
-        touched[ntouched, 0] = a
-        touched[ntouched, 1] = b
-        ntouched += 1
-    return ntouched
+def _set_low(low, lowcnt, lowpos, u, w, on):
+    """Keep w in u's list of low partners or not (both directions are handled by callers)."""
+    if on and lowpos[u, w] < 0:
+        lowpos[u, w] = lowcnt[u]
+        low[u, lowcnt[u]] = w
+        lowcnt[u] += 1
+    elif not on and lowpos[u, w] >= 0:
+        i = lowpos[u, w]
+        last = low[u, lowcnt[u] - 1]
+        low[u, i] = last
+        lowpos[u, last] = i
+        lowpos[u, w] = -1
+        lowcnt[u] -= 1
 
 
 @njit(cache=True)
-def _meet_change(u, v, step, meet, common, country, cweight, seg, cost, active, stamp, token,
-                 touched, ntouched):
-    """Change the meeting count of pair (u, v) by step (+1/-1), keeping everything else."""
-    m = meet[u, v]
-    compat = country[u] == country[v]
-    if compat:
-        # weight * C(m + 1, 2): C(m+2,2) - C(m+1,2) = m + 1
-        if step > 0:
-            cost[seg[COMPATRIOTS, 0]] += cweight[country[u]] * (m + 1)
-        else:
-            cost[seg[COMPATRIOTS, 0]] -= cweight[country[u]] * m
-    else:
-        if step > 0:
-            cost[seg[REPEATS, 0]] += m
-        else:
-            cost[seg[REPEATS, 0]] -= m - 1
-    flips = (m == 0 and step > 0) or (m == 1 and step < 0)
-    if flips and active[INDIRECT]:
-        P = meet.shape[0]
-        ntouched = _touch(u, v, meet, common, stamp, token, touched, ntouched, seg, cost)
-        for w in range(P):
-            if w != u and meet[v, w] > 0:
-                ntouched = _touch(u, w, meet, common, stamp, token, touched, ntouched, seg, cost)
-                common[u, w] += step
-                common[w, u] += step
-            if w != v and meet[u, w] > 0:
-                ntouched = _touch(v, w, meet, common, stamp, token, touched, ntouched, seg, cost)
-                common[v, w] += step
-                common[w, v] += step
-    meet[u, v] += step
-    meet[v, u] += step
-    return ntouched
-
-
-@njit(cache=True)
-def _count_change(p, c, step, country, ccount, cmet):
-    if c == country[p]:
-        ccount[p, c] += step
-        return
-    before = ccount[p, c]
-    ccount[p, c] += step
-    if before == 0 and step > 0:
-        cmet[p] += 1
-    elif before == 1 and step < 0:
-        cmet[p] -= 1
-
-
-@njit(cache=True)
-def swap(h, x, y, plan, pos, country, cweight, pclass, day_of, meet, common, ccount, cmet, mix,
-         mix_total, tgt, tgt_total, seg, cost, active, stamp, token, touched):
-    """Swap places x and y (different groups) in hanchan h; cost is updated in place.
-
-    Returns nothing; call with the same x, y again to undo exactly.
-    """
-    S = plan.shape[2]
-    gx = pos[h, x] // S
-    sx = pos[h, x] % S
-    gy = pos[h, y] // S
-    sy = pos[h, y] % S
-    others = np.empty(2 * (S - 1), dtype=np.int64)
-    n = 0
-    for s in range(S):
-        if s != sx:
-            others[n] = plan[h, gx, s]
-            n += 1
-    for s in range(S):
-        if s != sy:
-            others[n] = plan[h, gy, s]
-            n += 1
-    k = S - 1
-    # remove the eight players' per-player entries
-    _add_player(-1.0, x, h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total, day_of,
-                seg, cost, active)
-    _add_player(-1.0, y, h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total, day_of,
-                seg, cost, active)
-    for i in range(2 * k):
-        _add_player(-1.0, others[i], h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total,
-                    day_of, seg, cost, active)
-    # meetings (and common opponents)
-    nt = 0
-    for i in range(k):
-        a = others[i]
-        b = others[k + i]
-        nt = _meet_change(x, a, -1, meet, common, country, cweight, seg, cost, active, stamp, token,
-                          touched, nt)
-        nt = _meet_change(y, b, -1, meet, common, country, cweight, seg, cost, active, stamp, token,
-                          touched, nt)
-    for i in range(k):
-        a = others[i]
-        b = others[k + i]
-        nt = _meet_change(x, b, 1, meet, common, country, cweight, seg, cost, active, stamp, token,
-                          touched, nt)
-        nt = _meet_change(y, a, 1, meet, common, country, cweight, seg, cost, active, stamp, token,
-                          touched, nt)
-    for i in range(nt):
-        _pair_entry(1.0, touched[i, 0], touched[i, 1], meet, common, seg, cost)
-    # the plan
-    plan[h, gx, sx] = y
-    plan[h, gy, sy] = x
-    pos[h, x] = gy * S + sy
-    pos[h, y] = gx * S + sx
-    # countries met and class mix
-    d = day_of[h]
-    cx = country[x]
-    cy = country[y]
-    kx = pclass[x]
-    ky = pclass[y]
-    for i in range(k):
-        a = others[i]
-        b = others[k + i]
-        _count_change(x, country[a], -1, country, ccount, cmet)
-        _count_change(x, country[b], 1, country, ccount, cmet)
-        _count_change(y, country[b], -1, country, ccount, cmet)
-        _count_change(y, country[a], 1, country, ccount, cmet)
-        _count_change(a, cx, -1, country, ccount, cmet)
-        _count_change(a, cy, 1, country, ccount, cmet)
-        _count_change(b, cy, -1, country, ccount, cmet)
-        _count_change(b, cx, 1, country, ccount, cmet)
-        ka = pclass[a]
-        kb = pclass[b]
-        mix[x, d, ka] -= 1
-        mix[x, d, kb] += 1
-        mix[y, d, kb] -= 1
-        mix[y, d, ka] += 1
-        mix[a, d, kx] -= 1
-        mix[a, d, ky] += 1
-        mix[b, d, ky] -= 1
-        mix[b, d, kx] += 1
-        mix_total[x, ka] -= 1
-        mix_total[x, kb] += 1
-        mix_total[y, kb] -= 1
-        mix_total[y, ka] += 1
-        mix_total[a, kx] -= 1
-        mix_total[a, ky] += 1
-        mix_total[b, ky] -= 1
-        mix_total[b, kx] += 1
-    _add_player(1.0, x, h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total, day_of,
-                seg, cost, active)
-    _add_player(1.0, y, h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total, day_of,
-                seg, cost, active)
-    for i in range(2 * k):
-        _add_player(1.0, others[i], h, plan, pos, country, cmet, mix, mix_total, tgt, tgt_total,
-                    day_of, seg, cost, active)
+def _low_threshold(seg, S):
+    # a swap lowers a pair's common opponents by at most S - 1
+    return seg[INDIRECT, ACTIVE] - 1 + S - 1
 
 
 # ----------------------------------------------------------------------------------
@@ -298,14 +153,16 @@ def swap(h, x, y, plan, pos, country, cweight, pclass, day_of, meet, common, cco
 
 
 @njit(cache=True)
-def _recount(plan, pos, country, ncountries, cweight, pclass, day_of, ndays, nclasses, tgt,
-             tgt_total, seg, active):
+def recount(ev, st, seg, active):
+    """Rebuild every count and the cost vector from the plan alone."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
     H, G, S = plan.shape
     P = pos.shape[1]
-    meet = np.zeros((P, P), dtype=np.int16)
-    ccount = np.zeros((P, ncountries), dtype=np.int16)
-    mix = np.zeros((P, ndays, nclasses), dtype=np.int16)
-    mix_total = np.zeros((P, nclasses), dtype=np.int16)
+    meet[:] = 0
+    ccount[:] = 0
+    mix[:] = 0
+    mix_total[:] = 0
     for h in range(H):
         d = day_of[h]
         for g in range(G):
@@ -319,109 +176,379 @@ def _recount(plan, pos, country, ncountries, cweight, pclass, day_of, ndays, ncl
                         ccount[p, country[q]] += 1
                         mix[p, d, pclass[q]] += 1
                         mix_total[p, pclass[q]] += 1
-    cmet = np.zeros(P, dtype=np.int64)
     for p in range(P):
-        for c in range(ncountries):
+        cmet[p] = 0
+        for c in range(ccount.shape[1]):
             if c != country[p] and ccount[p, c] > 0:
                 cmet[p] += 1
-    return meet, ccount, cmet, mix, mix_total
-
-
-@njit(cache=True)
-def _full_cost(plan, pos, country, cweight, meet, common, cmet, mix, mix_total, tgt, tgt_total,
-               day_of, seg, active):
-    H = plan.shape[0]
-    P = meet.shape[0]
-    cost = np.zeros(seg[-1, 0] + seg[-1, 1] + seg[-1, 2], dtype=np.float64)
+    common[:] = 0
+    lowcnt[:] = 0
+    lowpos[:] = -1
+    if active[INDIRECT]:
+        for u in range(P):
+            for v in range(P):
+                if meet[u, v] > 0:
+                    for w in range(P):
+                        if w != u and meet[v, w] > 0:
+                            common[u, w] += 1
+        thr = _low_threshold(seg, S)
+        for u in range(P):
+            for w in range(P):
+                if u != w and meet[u, w] == 0 and common[u, w] <= thr:
+                    _set_low(low, lowcnt, lowpos, u, w, True)
+    cost = np.zeros(cost_length_nb(seg))
     for u in range(P):
         for w in range(u + 1, P):
             m = meet[u, w]
             if country[u] == country[w]:
-                cost[seg[COMPATRIOTS, 0]] += cweight[country[u]] * (m + 1) * m / 2
+                cost[seg[COMPATRIOTS, START]] += cweight[country[u]] * (m + 1) * m / 2
             else:
-                cost[seg[REPEATS, 0]] += m * (m - 1) / 2
+                cost[seg[REPEATS, START]] += m * (m - 1) / 2
             if active[INDIRECT]:
-                _pair_entry(1.0, u, w, meet, common, seg, cost)
+                _pair_entry(cost, seg, meet, common, u, w, 1.0)
     for p in range(P):
-        # countries and total mix once per player, day mix once per day, b2b per hanchan
         if active[COUNTRIES]:
-            st, fig, _ = seg[COUNTRIES]
-            if cmet[p] < fig:
-                cost[st + cmet[p]] += 1
-            cost[st + fig] -= cmet[p]
+            _countries_entry(cost, seg, cmet[p], 1.0)
         if active[DAY_MIX]:
-            st, fig, _ = seg[DAY_MIX]
             for d in range(mix.shape[1]):
                 for k in range(mix.shape[2]):
-                    e = _excess(mix[p, d, k], tgt[p, d, k])
-                    if e >= 3:
-                        cost[st] += 1
-                    elif e > 0:
-                        cost[st + 3 - int(e)] += 1
-                    gap = mix[p, d, k] - tgt[p, d, k]
-                    cost[st + fig] += gap * gap
+                    _mix_entry(cost, seg, DAY_MIX, mix[p, d, k], tgt[p, d, k], 1.0)
         if active[TOTAL_MIX]:
-            st, fig, _ = seg[TOTAL_MIX]
             for k in range(mix_total.shape[1]):
-                e = _excess(mix_total[p, k], tgt_total[p, k])
-                if e >= 3:
-                    cost[st] += 1
-                elif e > 0:
-                    cost[st + 3 - int(e)] += 1
-                gap = mix_total[p, k] - tgt_total[p, k]
-                cost[st + fig] += gap * gap
+                _mix_entry(cost, seg, TOTAL_MIX, mix_total[p, k], tgt_total[p, k], 1.0)
         if active[BACK_TO_BACK]:
             for h in range(H - 1):
-                cost[seg[BACK_TO_BACK, 0]] += _b2b(plan, pos, country, p, h)
+                cost[seg[BACK_TO_BACK, START]] += _b2b(plan, pos, country, p, h)
     return cost
 
 
-class State:
-    """All arrays of one plan under search, plus the event data the goals need."""
+@njit(cache=True)
+def cost_length_nb(seg):
+    n = 0
+    for g in range(seg.shape[0]):
+        n = max(n, seg[g, START] + seg[g, ALLOC], seg[g, GRAD] + 1)
+    return n
 
-    def __init__(self, plan, key, movable, country, cweight, pclass, day_of, tgt, tgt_total,
-                 tc, cc, active):
-        self.plan = np.ascontiguousarray(plan, dtype=np.int64)
-        H, G, S = self.plan.shape
-        P = G * S
-        self.key = np.ascontiguousarray(key, dtype=np.int64)
-        self.movable = np.ascontiguousarray(movable, dtype=np.bool_)
-        self.country = np.ascontiguousarray(country, dtype=np.int64)
-        self.cweight = np.ascontiguousarray(cweight, dtype=np.float64)
-        self.pclass = np.ascontiguousarray(pclass, dtype=np.int64)
-        self.day_of = np.ascontiguousarray(day_of, dtype=np.int64)
-        self.tgt = np.ascontiguousarray(tgt, dtype=np.float64)
-        self.tgt_total = np.ascontiguousarray(tgt_total, dtype=np.float64)
-        self.seg = layout(tc, cc)
-        self.active = np.ascontiguousarray(active, dtype=np.bool_)
-        self.pos = np.zeros((H, P), dtype=np.int64)
-        self.stamp = np.zeros((P, P), dtype=np.int64)
-        self.token = np.zeros(1, dtype=np.int64)
-        self.touched = np.zeros((24 * P + 64, 2), dtype=np.int64)
-        self.recount()
 
-    def recount(self):
-        ncountries = int(self.country.max()) + 1
-        self.meet, self.ccount, self.cmet, self.mix, self.mix_total = _recount(
-            self.plan, self.pos, self.country, ncountries, self.cweight, self.pclass, self.day_of,
-            self.tgt.shape[1], self.tgt.shape[2], self.tgt, self.tgt_total, self.seg, self.active)
-        adj = (self.meet > 0).astype(np.int32)
-        self.common = (adj @ adj).astype(np.int16)
-        np.fill_diagonal(self.common, 0)
-        self.cost = _full_cost(self.plan, self.pos, self.country, self.cweight, self.meet,
-                               self.common, self.cmet, self.mix, self.mix_total, self.tgt,
-                               self.tgt_total, self.day_of, self.seg, self.active)
+# ----------------------------------------------------------------------------------
+# Making a swap
+# ----------------------------------------------------------------------------------
 
-    def swap(self, h, x, y):
-        self.token[0] += 1
-        swap(h, x, y, self.plan, self.pos, self.country, self.cweight, self.pclass, self.day_of,
-             self.meet, self.common, self.ccount, self.cmet, self.mix, self.mix_total, self.tgt,
-             self.tgt_total, self.seg, self.cost, self.active, self.stamp, self.token[0],
-             self.touched)
 
-    def goal(self, g: int) -> np.ndarray:
-        st, fig, grad = self.seg[g]
-        return self.cost[st : st + fig + grad]
+@njit(cache=True)
+def _player_entries(ev, st, seg, active, cost, p, h, sign):
+    """Add (sign=+1) or remove (-1) place p's countries, mix and back-to-back entries."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    if active[COUNTRIES]:
+        _countries_entry(cost, seg, cmet[p], sign)
+    if active[DAY_MIX]:
+        d = day_of[h]
+        for k in range(mix.shape[2]):
+            _mix_entry(cost, seg, DAY_MIX, mix[p, d, k], tgt[p, d, k], sign)
+    if active[TOTAL_MIX]:
+        for k in range(mix_total.shape[1]):
+            _mix_entry(cost, seg, TOTAL_MIX, mix_total[p, k], tgt_total[p, k], sign)
+    if active[BACK_TO_BACK]:
+        b = seg[BACK_TO_BACK, START]
+        if h > 0:
+            cost[b] += sign * _b2b(plan, pos, country, p, h - 1)
+        if h < plan.shape[0] - 1:
+            cost[b] += sign * _b2b(plan, pos, country, p, h)
+
+
+@njit(cache=True)
+def _touch(st, seg, cost, work, u, w):
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    a = min(u, w)
+    b = max(u, w)
+    if stamp[a, b] != token[0]:
+        stamp[a, b] = token[0]
+        _pair_entry(cost, seg, meet, common, a, b, -1.0)
+        n = token[1]
+        touched[n, 0] = a
+        touched[n, 1] = b
+        token[1] = n + 1
+
+
+@njit(cache=True)
+def _meet_change(ev, st, seg, active, cost, work, u, v, step):
+    """Change the meeting count of pair (u, v) by step (+1/-1), keeping everything else."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    m = meet[u, v]
+    if country[u] == country[v]:
+        # weight * C(m + 1, 2): C(m+2, 2) - C(m+1, 2) = m + 1
+        cost[seg[COMPATRIOTS, START]] += cweight[country[u]] * (m + 1 if step > 0 else -m)
+    else:
+        cost[seg[REPEATS, START]] += m if step > 0 else -(m - 1)
+    flips = (m == 0 and step > 0) or (m == 1 and step < 0)
+    if flips and active[INDIRECT]:
+        P = meet.shape[0]
+        _touch(st, seg, cost, work, u, v)
+        for w in range(P):
+            if w != u and meet[v, w] > 0:
+                _touch(st, seg, cost, work, u, w)
+                common[u, w] += step
+                common[w, u] += step
+            if w != v and meet[u, w] > 0:
+                _touch(st, seg, cost, work, v, w)
+                common[v, w] += step
+                common[w, v] += step
+    meet[u, v] += step
+    meet[v, u] += step
+
+
+@njit(cache=True)
+def _count_change(country, ccount, cmet, p, c, step):
+    before = ccount[p, c]
+    ccount[p, c] += step
+    if c != country[p]:
+        cmet[p] += (before + step > 0) - (before > 0)
+
+
+@njit(cache=True)
+def swap(ev, st, seg, active, cost, work, h, x, y):
+    """Swap places x and y (different groups) in hanchan h, updating cost in place.
+
+    The same call again undoes it exactly.
+    """
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    S = plan.shape[2]
+    k = S - 1
+    token[0] += 1
+    token[1] = 0
+    gx = pos[h, x] // S
+    sx = pos[h, x] % S
+    gy = pos[h, y] // S
+    sy = pos[h, y] % S
+    others = np.empty(2 * k, dtype=np.int64)
+    n = 0
+    for s in range(S):
+        if s != sx:
+            others[n] = plan[h, gx, s]
+            n += 1
+    for s in range(S):
+        if s != sy:
+            others[n] = plan[h, gy, s]
+            n += 1
+    _player_entries(ev, st, seg, active, cost, x, h, -1.0)
+    _player_entries(ev, st, seg, active, cost, y, h, -1.0)
+    for i in range(2 * k):
+        _player_entries(ev, st, seg, active, cost, others[i], h, -1.0)
+    for i in range(k):
+        _meet_change(ev, st, seg, active, cost, work, x, others[i], -1)
+        _meet_change(ev, st, seg, active, cost, work, y, others[k + i], -1)
+    for i in range(k):
+        _meet_change(ev, st, seg, active, cost, work, x, others[k + i], 1)
+        _meet_change(ev, st, seg, active, cost, work, y, others[i], 1)
+    if active[INDIRECT]:
+        thr = _low_threshold(seg, S)
+        for i in range(token[1]):
+            a = touched[i, 0]
+            b = touched[i, 1]
+            _pair_entry(cost, seg, meet, common, a, b, 1.0)
+            on = meet[a, b] == 0 and common[a, b] <= thr
+            _set_low(low, lowcnt, lowpos, a, b, on)
+            _set_low(low, lowcnt, lowpos, b, a, on)
+    plan[h, gx, sx] = y
+    plan[h, gy, sy] = x
+    pos[h, x] = gy * S + sy
+    pos[h, y] = gx * S + sx
+    d = day_of[h]
+    for i in range(k):
+        a = others[i]
+        b = others[k + i]
+        _count_change(country, ccount, cmet, x, country[a], -1)
+        _count_change(country, ccount, cmet, x, country[b], 1)
+        _count_change(country, ccount, cmet, y, country[b], -1)
+        _count_change(country, ccount, cmet, y, country[a], 1)
+        _count_change(country, ccount, cmet, a, country[x], -1)
+        _count_change(country, ccount, cmet, a, country[y], 1)
+        _count_change(country, ccount, cmet, b, country[y], -1)
+        _count_change(country, ccount, cmet, b, country[x], 1)
+        for p, lose, gain in ((x, a, b), (y, b, a), (a, x, y), (b, y, x)):
+            mix[p, d, pclass[lose]] -= 1
+            mix[p, d, pclass[gain]] += 1
+            mix_total[p, pclass[lose]] -= 1
+            mix_total[p, pclass[gain]] += 1
+    _player_entries(ev, st, seg, active, cost, x, h, 1.0)
+    _player_entries(ev, st, seg, active, cost, y, h, 1.0)
+    for i in range(2 * k):
+        _player_entries(ev, st, seg, active, cost, others[i], h, 1.0)
+
+
+# ----------------------------------------------------------------------------------
+# Evaluating a swap without making it
+# ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _bucket(delta, seg, meet_zero, c, sign):
+    if meet_zero and c < seg[INDIRECT, ACTIVE]:
+        delta[seg[INDIRECT, START] + c] += sign
+
+
+@njit(cache=True)
+def _ctry_add(lst, n, c, step):
+    for i in range(n):
+        if lst[i, 0] == c:
+            lst[i, 1] += step
+            return n
+    lst[n, 0] = c
+    lst[n, 1] = step
+    return n + 1
+
+
+@njit(cache=True)
+def evaluate(ev, st, seg, active, work, h, x, y):
+    """Delta of every cost entry (into work's delta) if x and y swapped groups in hanchan h.
+
+    Nothing of the state changes. Common opponents change only through pairs inside the
+    two tables ("the set"): for u in the set and w outside, the change is the sum over z in
+    the set of D[u, z] * adj[z, w], D being the change of adjacency, and it only matters
+    for u's low partners w; pairs inside the set are recounted over the set.
+    """
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    H, G, S = plan.shape
+    n = 2 * S
+    delta[:] = 0.0
+    gx = pos[h, x] // S
+    sx = pos[h, x] % S
+    gy = pos[h, y] // S
+    sy = pos[h, y] % S
+    mem = np.empty(n, dtype=np.int64)  # x, x's table-mates, y, y's table-mates
+    mem[0] = x
+    mem[S] = y
+    i = 1
+    for s in range(S):
+        if s != sx:
+            mem[i] = plan[h, gx, s]
+            i += 1
+    i = S + 1
+    for s in range(S):
+        if s != sy:
+            mem[i] = plan[h, gy, s]
+            i += 1
+    side = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        side[i] = 0 if i < S else 1
+        inset[mem[i]] = True
+    newside = side.copy()
+    newside[0] = 1
+    newside[S] = 0
+    old = np.zeros((n, n), dtype=np.int64)
+    new = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                m = meet[mem[i], mem[j]]
+                old[i, j] = m
+                new[i, j] = m - (side[i] == side[j]) + (newside[i] == newside[j])
+    for i in range(n):
+        for j in range(i + 1, n):
+            if old[i, j] == new[i, j]:
+                continue
+            u = mem[i]
+            w = mem[j]
+            m0 = old[i, j]
+            m1 = new[i, j]
+            if country[u] == country[w]:
+                delta[seg[COMPATRIOTS, START]] += cweight[country[u]] * (
+                    (m1 + 1) * m1 / 2 - (m0 + 1) * m0 / 2)
+            else:
+                delta[seg[REPEATS, START]] += m1 * (m1 - 1) / 2 - m0 * (m0 - 1) / 2
+    if active[INDIRECT]:
+        for i in range(n):
+            for j in range(i + 1, n):
+                c0 = common[mem[i], mem[j]]
+                c1 = c0
+                for q in range(n):
+                    if q != i and q != j:
+                        c1 += ((new[i, q] > 0) and (new[q, j] > 0)) - (
+                            (old[i, q] > 0) and (old[q, j] > 0))
+                _bucket(delta, seg, old[i, j] == 0, c0, -1.0)
+                _bucket(delta, seg, new[i, j] == 0, c1, 1.0)
+        for i in range(n):
+            u = mem[i]
+            for t in range(lowcnt[u]):
+                w = low[u, t]
+                if inset[w]:
+                    continue
+                dc = 0
+                for q in range(n):
+                    if q != i and meet[mem[q], w] > 0:
+                        dc += (new[i, q] > 0) - (old[i, q] > 0)
+                if dc != 0:
+                    c0 = common[u, w]
+                    _bucket(delta, seg, True, c0, -1.0)
+                    _bucket(delta, seg, True, c0 + dc, 1.0)
+    lst = np.zeros((2 * S, 2), dtype=np.int64)
+    dk = np.zeros(mix.shape[2], dtype=np.int64)
+    d = day_of[h]
+    for i in range(n):
+        u = mem[i]
+        nl = 0
+        dk[:] = 0
+        for j in range(n):
+            if j == i:
+                continue
+            was = side[j] == side[i]
+            now = newside[j] == newside[i]
+            if was == now:
+                continue
+            step = 1 if now else -1
+            nl = _ctry_add(lst, nl, country[mem[j]], step)
+            dk[pclass[mem[j]]] += step
+        if active[COUNTRIES]:
+            v0 = cmet[u]
+            v1 = v0
+            for t in range(nl):
+                c = lst[t, 0]
+                if c == country[u] or lst[t, 1] == 0:
+                    continue
+                before = ccount[u, c]
+                v1 += (before + lst[t, 1] > 0) - (before > 0)
+            if v1 != v0:
+                _countries_entry(delta, seg, v0, -1.0)
+                _countries_entry(delta, seg, v1, 1.0)
+        for kk in range(dk.shape[0]):
+            if dk[kk] == 0:
+                continue
+            if active[DAY_MIX]:
+                _mix_entry(delta, seg, DAY_MIX, mix[u, d, kk], tgt[u, d, kk], -1.0)
+                _mix_entry(delta, seg, DAY_MIX, mix[u, d, kk] + dk[kk], tgt[u, d, kk], 1.0)
+            if active[TOTAL_MIX]:
+                _mix_entry(delta, seg, TOTAL_MIX, mix_total[u, kk], tgt_total[u, kk], -1.0)
+                _mix_entry(delta, seg, TOTAL_MIX, mix_total[u, kk] + dk[kk], tgt_total[u, kk],
+                           1.0)
+        if active[BACK_TO_BACK]:
+            b = seg[BACK_TO_BACK, START]
+            for hh in (h - 1, h + 1):
+                if hh < 0 or hh >= H:
+                    continue
+                gg = pos[hh, u] // S
+                hit0 = 0
+                hit1 = 0
+                for j in range(n):
+                    if j == i:
+                        continue
+                    cj = country[mem[j]]
+                    for s in range(S):
+                        v = plan[hh, gg, s]
+                        if v != u and country[v] == cj:
+                            if side[j] == side[i]:
+                                hit0 = 1
+                            if newside[j] == newside[i]:
+                                hit1 = 1
+                delta[b] += hit1 - hit0
+    for i in range(n):
+        inset[mem[i]] = False
 
 
 # ----------------------------------------------------------------------------------
@@ -451,7 +578,7 @@ def _admissible(cost, lock, locklen, seg, hard):
     for g in range(seg.shape[0]):
         if not hard[g]:
             continue
-        st = seg[g, 0]
+        st = seg[g, START]
         for i in range(st, st + locklen[g]):
             if cost[i] < lock[i] - 1e-9:
                 break
@@ -461,24 +588,11 @@ def _admissible(cost, lock, locklen, seg, hard):
 
 
 @njit(cache=True)
-def _random_movable(movable):
-    H = movable.shape[0]
-    n = 0
-    pick = -1
-    for h in range(H):
-        if movable[h]:
-            n += 1
-            if np.random.randint(n) == 0:
-                pick = h
-    return pick
-
-
-@njit(cache=True)
-def _random_movable_in_day(movable, day_of, d):
+def _random_movable(movable, day_of, day):
     n = 0
     pick = -1
     for h in range(movable.shape[0]):
-        if movable[h] and day_of[h] == d:
+        if movable[h] and (day < 0 or day_of[h] == day):
             n += 1
             if np.random.randint(n) == 0:
                 pick = h
@@ -486,39 +600,27 @@ def _random_movable_in_day(movable, day_of, d):
 
 
 @njit(cache=True)
-def pick_focus(goal, plan, pos, movable, country, day_of, meet, common, cmet, mix, mix_total,
-               tgt, tgt_total, seg):
-    """A place x and hanchan h involved in the worst remaining fault of one goal.
-
-    Returns (-1, -1) when the goal has no fault left that a move could touch.
-    """
+def pick_focus(ev, st, seg, goal):
+    """A place x and hanchan h in the worst remaining fault of one goal, or (-1, -1)."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
     H, G, S = plan.shape
     P = meet.shape[0]
     n = 0
     x = -1
     h = -1
     if goal == REPEATS or goal == COMPATRIOTS:
-        want_compat = goal == COMPATRIOTS
-        u0 = -1
-        w0 = -1
+        want = goal == COMPATRIOTS
+        other = -1
         for u in range(P):
             for w in range(u + 1, P):
                 compat = country[u] == country[w]
-                if compat != want_compat:
-                    continue
-                if meet[u, w] >= (1 if compat else 2):
+                if compat == want and meet[u, w] >= (1 if compat else 2):
                     n += 1
                     if np.random.randint(n) == 0:
-                        u0 = u
-                        w0 = w
-        if u0 < 0:
+                        x, other = (u, w) if np.random.randint(2) == 0 else (w, u)
+        if x < 0:
             return -1, -1
-        if np.random.randint(2) == 0:
-            x = u0
-            other = w0
-        else:
-            x = w0
-            other = u0
         n = 0
         for hh in range(H):
             if movable[hh] and pos[hh, x] // S == pos[hh, other] // S:
@@ -527,75 +629,60 @@ def pick_focus(goal, plan, pos, movable, country, day_of, meet, common, cmet, mi
                     h = hh
         return x, h
     if goal == INDIRECT:
-        tc = seg[INDIRECT, 1]
-        low = tc
+        lowest = seg[INDIRECT, ACTIVE]
         for u in range(P):
-            for w in range(u + 1, P):
-                if meet[u, w] == 0 and common[u, w] < low:
-                    low = common[u, w]
-        if low >= tc:
+            for t in range(lowcnt[u]):
+                w = low[u, t]
+                if common[u, w] < lowest:
+                    lowest = common[u, w]
+        if lowest >= seg[INDIRECT, ACTIVE]:
             return -1, -1
-        u0 = -1
-        w0 = -1
         for u in range(P):
-            for w in range(u + 1, P):
-                if meet[u, w] == 0 and common[u, w] == low:
+            for t in range(lowcnt[u]):
+                w = low[u, t]
+                if u < w and common[u, w] == lowest:
                     n += 1
                     if np.random.randint(n) == 0:
-                        u0 = u
-                        w0 = w
-        x = u0 if np.random.randint(2) == 0 else w0
-        return x, _random_movable(movable)
+                        x = u if np.random.randint(2) == 0 else w
+        return x, _random_movable(movable, day_of, -1)
     if goal == COUNTRIES:
-        cc = seg[COUNTRIES, 1]
-        low = cc
+        lowest = seg[COUNTRIES, ACTIVE]
         for p in range(P):
-            if cmet[p] < low:
-                low = cmet[p]
-        if low >= cc:
+            lowest = min(lowest, cmet[p])
+        if lowest >= seg[COUNTRIES, ACTIVE]:
             return -1, -1
         for p in range(P):
-            if cmet[p] == low:
+            if cmet[p] == lowest:
                 n += 1
                 if np.random.randint(n) == 0:
                     x = p
-        return x, _random_movable(movable)
-    if goal == DAY_MIX:
+        return x, _random_movable(movable, day_of, -1)
+    if goal == DAY_MIX or goal == TOTAL_MIX:
         worst = 0.0
         for p in range(P):
-            for d in range(mix.shape[1]):
-                for k in range(mix.shape[2]):
-                    e = _excess(mix[p, d, k], tgt[p, d, k])
-                    if e > worst:
-                        worst = e
+            for k in range(mix.shape[2]):
+                if goal == DAY_MIX:
+                    for d in range(mix.shape[1]):
+                        worst = max(worst, _excess(mix[p, d, k], tgt[p, d, k]))
+                else:
+                    worst = max(worst, _excess(mix_total[p, k], tgt_total[p, k]))
         if worst == 0.0:
             return -1, -1
-        dd = -1
+        day = -1
         for p in range(P):
-            for d in range(mix.shape[1]):
-                for k in range(mix.shape[2]):
-                    if _excess(mix[p, d, k], tgt[p, d, k]) == worst:
-                        n += 1
-                        if np.random.randint(n) == 0:
-                            x = p
-                            dd = d
-        return x, _random_movable_in_day(movable, day_of, dd)
-    if goal == TOTAL_MIX:
-        worst = 0.0
-        for p in range(P):
-            for k in range(mix_total.shape[1]):
-                e = _excess(mix_total[p, k], tgt_total[p, k])
-                if e > worst:
-                    worst = e
-        if worst == 0.0:
-            return -1, -1
-        for p in range(P):
-            for k in range(mix_total.shape[1]):
-                if _excess(mix_total[p, k], tgt_total[p, k]) == worst:
+            for k in range(mix.shape[2]):
+                if goal == DAY_MIX:
+                    for d in range(mix.shape[1]):
+                        if _excess(mix[p, d, k], tgt[p, d, k]) == worst:
+                            n += 1
+                            if np.random.randint(n) == 0:
+                                x = p
+                                day = d
+                elif _excess(mix_total[p, k], tgt_total[p, k]) == worst:
                     n += 1
                     if np.random.randint(n) == 0:
                         x = p
-        return x, _random_movable(movable)
+        return x, _random_movable(movable, day_of, day)
     # BACK_TO_BACK
     for p in range(P):
         for hh in range(H - 1):
@@ -612,104 +699,220 @@ def pick_focus(goal, plan, pos, movable, country, day_of, meet, common, cmet, mi
 
 
 @njit(cache=True)
-def run(goal, moves, hard, lock, locklen, bound, plan, pos, key, movable, country, cweight,
-        pclass, day_of, meet, common, ccount, cmet, mix, mix_total, tgt, tgt_total, seg, cost,
-        active, stamp, token, touched, tabu, counters, best_cost, best_plan, tenure, patience):
+def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound, tabu, rtabu,
+        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread):
     """Tabu search on one goal for at most `moves` moves; the best plan is kept in best_plan.
 
-    counters = [iteration, last improvement iteration]. Returns 1 when the goal reached
-    its bound (nothing left to improve), 0 otherwise.
+    counters = [iteration, last improvement]. Returns 1 when the goal has nothing left to
+    improve in its window, 0 otherwise.
     """
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
     H, G, S = plan.shape
     P = meet.shape[0]
-    st = seg[goal, 0]
-    fig = seg[goal, 1]
-    saved = cost.copy()
+    st0 = seg[goal, START]
     trial = cost.copy()
     chosen = cost.copy()
-    delta = cost.copy()
-    inset = np.zeros(2 * P, dtype=np.bool_)
-    scratch = np.zeros(P, dtype=np.int64)
-    wlist = np.zeros(P, dtype=np.int64)
+    saved = cost.copy()
     for _ in range(moves):
         it = counters[0]
         counters[0] += 1
-        # reached the bound?
         done = True
-        for i in range(st, st + fig):
+        for i in range(st0, st0 + seg[goal, ACTIVE]):
             if cost[i] > bound[i] + 1e-9:
                 done = False
                 break
         if done:
             return 1
-        x, h = pick_focus(goal, plan, pos, movable, country, day_of, meet, common, cmet, mix,
-                          mix_total, tgt, tgt_total, seg)
-        if x < 0 or h < 0:
+        x, h0 = pick_focus(ev, st, seg, goal)
+        if x < 0 or h0 < 0:
             return 1
         best_y = -1
+        best_h = -1
         n = 0
-        gx = pos[h, x] // S
-        for y in range(P):
-            if key[h, y] != key[h, x] or pos[h, y] // S == gx:
+        tries = 1 if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) else spread
+        for rep in range(tries):
+            if rep == 0:
+                h = h0
+            elif goal == DAY_MIX:
+                h = _random_movable(movable, day_of, day_of[h0])
+            else:
+                h = _random_movable(movable, day_of, -1)
+            gx = pos[h, x] // S
+            for y in range(P):
+                if key[h, y] != key[h, x] or pos[h, y] // S == gx:
+                    continue
+                evaluate(ev, st, seg, active, work, h, x, y)
+                for i in range(cost.shape[0]):
+                    trial[i] = cost[i] + delta[i]
+                if not _admissible(trial, lock, locklen, seg, hard):
+                    continue
+                if tabu[h, y] > it and _compare(trial, best_cost) >= 0:
+                    continue
+                c = -1 if best_y < 0 else _compare(trial, chosen)
+                if c < 0:
+                    best_y = y
+                    best_h = h
+                    chosen[:] = trial
+                    n = 1
+                elif c == 0:
+                    n += 1
+                    if np.random.randint(n) == 0:
+                        best_y = y
+                        best_h = h
+        h = best_h
+        # exchanging x's whole schedule with a few places of other countries
+        relabel_y = -1
+        for _r in range(relabels):
+            y = np.random.randint(P)
+            if country[y] == country[x]:
                 continue
-            evaluate(h, x, y, plan, pos, country, cweight, pclass, day_of, meet, common, ccount,
-                     cmet, mix, mix_total, tgt, tgt_total, seg, active, inset, scratch, wlist,
-                     delta)
-            trial[:] = cost + delta
+            evaluate_relabel(ev, st, seg, active, work, x, y)
+            for i in range(cost.shape[0]):
+                trial[i] = cost[i] + delta[i]
             if not _admissible(trial, lock, locklen, seg, hard):
                 continue
-            if tabu[h, y] > it and _compare(trial, best_cost) >= 0:
+            if (rtabu[y] > it or rtabu[x] > it) and _compare(trial, best_cost) >= 0:
                 continue
-            if best_y < 0:
-                c = -1
-            else:
-                c = _compare(trial, chosen)
-            if c < 0:
-                best_y = y
+            c = -1 if (best_y < 0 and relabel_y < 0) else _compare(trial, chosen)
+            if c < 0 or (c == 0 and np.random.randint(2) == 0):
+                relabel_y = y
                 chosen[:] = trial
-                n = 1
-            elif c == 0:
-                n += 1
-                if np.random.randint(n) == 0:
-                    best_y = y
-        if best_y < 0:
+        if relabel_y >= 0:
+            relabel(ev, st, seg, active, work, cost, x, relabel_y)
+            rtabu[x] = it + tenure + np.random.randint(tenure + 1)
+            rtabu[relabel_y] = it + tenure + np.random.randint(tenure + 1)
+        elif best_y >= 0:
+            swap(ev, st, seg, active, cost, work, h, x, best_y)
+            tabu[h, x] = it + tenure + np.random.randint(tenure + 1)
+            tabu[h, best_y] = it + tenure + np.random.randint(tenure + 1)
+        else:
             continue
-        token[0] += 1
-        swap(h, x, best_y, plan, pos, country, cweight, pclass, day_of, meet, common, ccount, cmet,
-             mix, mix_total, tgt, tgt_total, seg, cost, active, stamp, token[0], touched)
-        tabu[h, x] = it + tenure + np.random.randint(tenure + 1)
-        tabu[h, best_y] = it + tenure + np.random.randint(tenure + 1)
         if _compare(cost, best_cost) < 0:
             best_cost[:] = cost
             best_plan[:] = plan
+            best_key[:] = key
             counters[1] = it
         elif it - counters[1] > patience:
             # dead end: a few random admissible swaps, then carry on from there
             counters[1] = it
             for _k in range(3):
-                hh = _random_movable(movable)
-                if hh < 0:
-                    break
+                hh = _random_movable(movable, day_of, -1)
                 a = np.random.randint(P)
                 b = np.random.randint(P)
-                if a == b or key[hh, a] != key[hh, b] or pos[hh, a] // S == pos[hh, b] // S:
+                if hh < 0 or key[hh, a] != key[hh, b] or pos[hh, a] // S == pos[hh, b] // S:
                     continue
                 saved[:] = cost
-                token[0] += 1
-                swap(hh, a, b, plan, pos, country, cweight, pclass, day_of, meet, common, ccount,
-                     cmet, mix, mix_total, tgt, tgt_total, seg, cost, active, stamp, token[0],
-                     touched)
+                swap(ev, st, seg, active, cost, work, hh, a, b)
                 if not _admissible(cost, lock, locklen, seg, hard):
-                    token[0] += 1
-                    swap(hh, a, b, plan, pos, country, cweight, pclass, day_of, meet, common,
-                         ccount, cmet, mix, mix_total, tgt, tgt_total, seg, cost, active, stamp,
-                         token[0], touched)
+                    swap(ev, st, seg, active, cost, work, hh, a, b)
                     cost[:] = saved
     return 0
 
 
+# ----------------------------------------------------------------------------------
+# Python side
+# ----------------------------------------------------------------------------------
+
+
+class State:
+    """A plan under search: the event's arrays (ev), the counts (st) and the cost vector."""
+
+    def __init__(self, plan, key, movable, country, cweight, pclass, day_of, tgt, tgt_total,
+                 tc, cc, active):
+        plan = np.ascontiguousarray(plan, dtype=np.int64)
+        H, G, S = plan.shape
+        P = G * S
+        ncountries = int(np.max(country)) + 1
+        self.ev = (
+            np.ascontiguousarray(country, dtype=np.int64),
+            np.ascontiguousarray(cweight, dtype=np.float64),
+            np.ascontiguousarray(pclass, dtype=np.int64),
+            np.ascontiguousarray(day_of, dtype=np.int64),
+            np.ascontiguousarray(tgt, dtype=np.float64),
+            np.ascontiguousarray(tgt_total, dtype=np.float64),
+            np.ascontiguousarray(key, dtype=np.int64),
+            np.ascontiguousarray(movable, dtype=np.bool_),
+        )
+        self.st = (
+            plan,
+            np.zeros((H, P), dtype=np.int64),
+            np.zeros((P, P), dtype=np.int64),
+            np.zeros((P, P), dtype=np.int64),
+            np.zeros((P, ncountries), dtype=np.int64),
+            np.zeros(P, dtype=np.int64),
+            np.zeros((P, tgt.shape[1], tgt.shape[2]), dtype=np.int64),
+            np.zeros((P, tgt.shape[2]), dtype=np.int64),
+            np.zeros((P, P), dtype=np.int64),
+            np.zeros(P, dtype=np.int64),
+            np.full((P, P), -1, dtype=np.int64),
+        )
+        self.seg = layout(tc, cc)
+        self.active = np.ascontiguousarray(active, dtype=np.bool_)
+        self.work = (
+            np.zeros((P, P), dtype=np.int64),
+            np.zeros(2, dtype=np.int64),
+            np.zeros((4 * (S - 1) * (2 * P + 1) + 16, 2), dtype=np.int64),
+            np.zeros(P, dtype=np.bool_),
+            np.zeros(P, dtype=np.int64),
+            np.zeros(P, dtype=np.int64),
+            np.zeros(cost_length_nb(self.seg), dtype=np.float64),
+            np.zeros((P, H), dtype=np.int64),
+        )
+        self.recount()
+
+    @property
+    def plan(self) -> np.ndarray:
+        return self.st[0]
+
+    @property
+    def key(self) -> np.ndarray:
+        """Seat key (planned wind) of every place in every hanchan; relabels change it."""
+        return self.ev[6]
+
+    @property
+    def pos(self) -> np.ndarray:
+        return self.st[1]
+
+    @property
+    def meet(self) -> np.ndarray:
+        return self.st[2]
+
+    @property
+    def common(self) -> np.ndarray:
+        return self.st[3]
+
+    @property
+    def cmet(self) -> np.ndarray:
+        return self.st[5]
+
+    def recount(self) -> None:
+        self.cost = recount(self.ev, self.st, self.seg, self.active)
+
+    def swap(self, h, x, y) -> None:
+        swap(self.ev, self.st, self.seg, self.active, self.cost, self.work, h, x, y)
+
+    def evaluate(self, h, x, y) -> np.ndarray:
+        evaluate(self.ev, self.st, self.seg, self.active, self.work, h, x, y)
+        return self.work[-1].copy()
+
+    def figures(self, goal: int) -> np.ndarray:
+        st = self.seg[goal, START]
+        return self.cost[st : st + self.seg[goal, ACTIVE]]
+
+    def lowest(self, goal: int) -> int:
+        """Current minimum of a worst-off goal (common opponents / countries met)."""
+        if goal == INDIRECT:
+            free = (self.meet == 0) & ~np.eye(len(self.meet), dtype=bool)
+            return int(self.common[free].min()) if free.any() else int(self.seg[goal, ALLOC])
+        return int(self.cmet.min())
+
+
 class Search:
-    """Drives `run` goal by goal: locks, bounds, the best plan, progress and time cap."""
+    """Drives `run` goal by goal: locks, windows, bounds, the best plan, progress, time cap."""
+
+    WINDOW = 2  # buckets counted above the minimum for the worst-off goals
 
     def __init__(self, state: State, seed: int, bound: np.ndarray, tenure: int = 8,
                  patience: int = 400):
@@ -721,325 +924,398 @@ class Search:
         self.hard = np.zeros(NGOALS, dtype=np.bool_)
         H, P = state.pos.shape
         self.tabu = np.zeros((H, P), dtype=np.int64)
+        self.rtabu = np.zeros(P, dtype=np.int64)
         self.counters = np.zeros(2, dtype=np.int64)
         self.best_cost = state.cost.copy()
         self.best_plan = state.plan.copy()
+        self.best_key = state.key.copy()
         self.tenure = tenure
         self.patience = patience
         self.hit_time_limit = False
         seed_rng(seed)
 
     def reached(self, goal: int) -> bool:
-        st, fig, _ = self.state.seg[goal]
-        return bool(np.all(self.state.cost[st : st + fig] <= self.bound[st : st + fig] + 1e-9))
+        s = self.state
+        st = s.seg[goal, START]
+        n = s.seg[goal, ALLOC] if goal in (INDIRECT, COUNTRIES) else s.seg[goal, ACTIVE]
+        if goal in (INDIRECT, COUNTRIES):
+            return s.lowest(goal) >= n
+        return bool(np.all(s.cost[st : st + n] <= self.bound[st : st + n] + 1e-9))
+
+    def _window(self, goal: int, size: int) -> None:
+        s = self.state
+        s.seg[goal, ACTIVE] = max(0, min(s.seg[goal, ALLOC], size))
+        s.recount()
 
     def lock_goal(self, goal: int) -> None:
         """From now on no plan may be worse on this goal's figure.
 
-        Sums (repeats, compatriots, back to back) and the count of unlinked pairs are locked
-        at their value; goals about the worst-off (fewest common opponents, fewest countries,
-        largest mix gap) are locked at their worst level: the empty buckets below it must stay
-        empty, while the number of items at that level may change.
+        Sums (repeats, compatriots, back to back) and the number of unlinked pairs are locked
+        at their value; the worst-off goals (fewest common opponents, fewest countries, largest
+        mix gap) at their worst level: the buckets below it must stay empty.
         """
-        st, fig, _ = self.state.seg[goal]
-        values = self.state.cost[st : st + fig]
-        above = np.nonzero(values > self.bound[st : st + fig] + 1e-9)[0]
+        s = self.state
+        if goal in (INDIRECT, COUNTRIES):
+            low = s.lowest(goal)
+            self._window(goal, max(low, 1) if goal == INDIRECT else low)
+        st = s.seg[goal, START]
+        values = s.cost[st : st + s.seg[goal, ACTIVE]]
+        above = np.nonzero(values > self.bound[st : st + len(values)] + 1e-9)[0]
         if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (goal == INDIRECT and 0 in above):
             length = 1
         else:
-            length = int(above[0]) if above.size else fig
+            length = int(above[0]) if above.size else len(values)
         self.locklen[goal] = length
         self.lock[st : st + length] = values[:length]
         self.hard[goal] = True
+        if s.seg[goal, ACTIVE] != length:
+            # entries beyond the lock no longer rank moves: lower goals decide there
+            self._window(goal, length)
 
-    def improve(self, goal: int, moves: int, deadline: float, log, chunk: int = 250) -> int:
+    def improve(self, goal: int, moves: int, deadline: float, log, chunk: int = 200,
+                relabels: int = 0, spread: int = 1) -> int:
         """Search one goal for at most `moves` moves or until the deadline; returns moves used."""
-        import time
-
         s = self.state
-        self.best_cost[:] = s.cost
-        self.best_plan[:] = s.plan
+        windowed = goal in (INDIRECT, COUNTRIES)
+        began = time.monotonic()
         used = 0
-        last_report = None
+        last = None
         while used < moves:
-            if time.monotonic() > deadline:
-                self.hit_time_limit = True
-                log(f"  {GOAL_NAMES[goal]}: time limit reached after {used} moves")
+            if windowed:
+                low = s.lowest(goal)
+                self._window(goal, low + self.WINDOW)
+            self.best_cost[:] = s.cost
+            self.best_plan[:] = s.plan
+            self.best_key[:] = s.key
+            rising = False
+            while used < moves and not rising:
+                if time.monotonic() > deadline:
+                    self.hit_time_limit = True
+                    log(f"  {GOAL_NAMES[goal]}: time limit reached after {used} moves")
+                    moves = used
+                    break
+                step = min(chunk, moves - used)
+                start = self.counters[0]
+                done = run(s.ev, s.st, s.seg, s.active, s.work, s.cost, goal, step, self.hard,
+                           self.lock, self.locklen, self.bound, self.tabu, self.rtabu,
+                           self.counters, self.best_cost, self.best_plan, self.best_key,
+                           self.tenure, self.patience, relabels, spread)
+                used += int(self.counters[0] - start)
+                line = describe(goal, self.best_cost, s.seg, low if windowed else 0)
+                if line != last:
+                    took = time.monotonic() - began
+                    log(f"  {GOAL_NAMES[goal]}: move {used} ({took:.1f} s): {line}")
+                    last = line
+                if windowed:
+                    # the minimum rose when its bucket emptied: widen the window from there
+                    rising = self.best_cost[s.seg[goal, START] + low] == 0
+                if done and not rising:
+                    moves = used
+            s.st[0][:] = self.best_plan
+            s.key[:] = self.best_key
+            s.recount()
+            if windowed and (s.lowest(goal) >= s.seg[goal, ALLOC]):
                 break
-            step = min(chunk, moves - used)
-            start = self.counters[0]
-            done = run(goal, step, self.hard, self.lock, self.locklen, self.bound, s.plan, s.pos,
-                       s.key, s.movable, s.country, s.cweight, s.pclass, s.day_of, s.meet, s.common,
-                       s.ccount, s.cmet, s.mix, s.mix_total, s.tgt, s.tgt_total, s.seg, s.cost,
-                       s.active, s.stamp, s.token, s.touched, self.tabu, self.counters,
-                       self.best_cost, self.best_plan, self.tenure, self.patience)
-            used += int(self.counters[0] - start)
-            st, fig, grad = s.seg[goal]
-            figure = self.best_cost[st : st + fig + grad]
-            report = tuple(np.round(figure, 3))
-            if report != last_report:
-                log(f"  {GOAL_NAMES[goal]}: move {used}: {format_goal(goal, figure)}")
-                last_report = report
-            if done:
-                break
-        s.plan[:] = self.best_plan
-        s.recount()
         return used
 
 
-def format_goal(goal: int, values: np.ndarray) -> str:
-    """A short human line for a goal's entries (used in progress logs)."""
+def describe(goal: int, cost: np.ndarray, seg: np.ndarray, low: int = 0) -> str:
+    """A short human line for a goal's entries (progress logs)."""
+    st = seg[goal, START]
+    values = cost[st : st + seg[goal, ACTIVE]]
     if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK):
         return f"{values[0]:g}"
-    if goal == INDIRECT:
+    if goal in (INDIRECT, COUNTRIES):
         nz = [(c, int(v)) for c, v in enumerate(values) if v]
+        what = "common opponents" if goal == INDIRECT else "countries met"
+        who = "pairs" if goal == INDIRECT else "players"
         if not nz:
-            return f"every non-meeting pair has {len(values)}+ common opponents"
-        return f"lowest common opponents {nz[0][0]} ({nz[0][1]} pairs)"
-    if goal == COUNTRIES:
-        nz = [(c, int(v)) for c, v in enumerate(values[:-1]) if v]
-        if not nz:
-            return "every player meets the most countries possible"
-        return f"fewest countries met {nz[0][0]} ({nz[0][1]} players), total {-values[-1]:g}"
-    counts = values[:3]
-    return (f"outside fair share by 3+/2/1: {int(counts[0])}/{int(counts[1])}/{int(counts[2])}, "
-            f"squared gaps {values[3]:.1f}")
+            return f"fewest {what} {len(values)} or more"
+        return f"fewest {what} {nz[0][0]} ({nz[0][1]} {who})"
+    return (f"counts outside fair share by 3+/2/1: {int(values[0])}/{int(values[1])}/"
+            f"{int(values[2])}")
 
 
 # ----------------------------------------------------------------------------------
-# Evaluating a swap without making it
+# Relabelling: two places exchange their whole schedules
 # ----------------------------------------------------------------------------------
+#
+# Places x and y of different countries swap every seat they hold (and so their wind
+# patterns). The meeting graph is only relabelled: repeats among non-compatriots, common
+# opponents and the winds' validity cannot change. Countries met, class mix, back to back
+# and compatriot meetings can, which is what the lower goals need.
 
 
 @njit(cache=True)
-def _bucket(delta, st, tc, meet_zero, c, sign):
-    if meet_zero and c < tc:
-        delta[st + c] += sign
+def _swapped(v, x, y):
+    if v == x:
+        return y
+    if v == y:
+        return x
+    return v
 
 
 @njit(cache=True)
-def _ctry_add(lst, n, c, step):
-    for i in range(n):
-        if lst[i, 0] == c:
-            lst[i, 1] += step
-            return n
-    lst[n, 0] = c
-    lst[n, 1] = step
-    return n + 1
+def _b2b_relabel(plan, pos, country, p, h, x, y):
+    """Back to back of place p at hanchan h after x and y exchanged schedules."""
+    S = plan.shape[2]
+    q = _swapped(p, x, y)  # p now sits where q sat
+    g0 = pos[h, q] // S
+    g1 = pos[h + 1, q] // S
+    for s0 in range(S):
+        u = plan[h, g0, s0]
+        if u == q:
+            continue
+        cu = country[_swapped(u, x, y)]
+        for s1 in range(S):
+            v = plan[h + 1, g1, s1]
+            if v != q and country[_swapped(v, x, y)] == cu:
+                return 1
+    return 0
 
 
 @njit(cache=True)
-def evaluate(h, x, y, plan, pos, country, cweight, pclass, day_of, meet, common, ccount, cmet,
-             mix, mix_total, tgt, tgt_total, seg, active, inset, scratch, touched, delta):
-    """Delta of every cost entry if places x and y swapped groups in hanchan h.
+def _meet_cost(country, cweight, u, w, m):
+    if country[u] == country[w]:
+        return cweight[country[u]] * (m + 1) * m / 2
+    return m * (m - 1) / 2
 
-    Nothing of the state changes (inset/scratch/touched are zeroed work arrays). Common
-    opponents change only through pairs inside the two tables ("the set"): for u in the set
-    and w outside, the change is sum over z in the set of D[u, z] * adj[z, w], D being the
-    change of adjacency; pairs inside the set are recounted over the set.
-    inset has 2P entries (the second half marks listed neighbours).
-    """
+
+@njit(cache=True)
+def evaluate_relabel(ev, st, seg, active, work, x, y):
+    """Delta of every cost entry (into work's delta) if x and y exchanged schedules."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
     H, G, S = plan.shape
-    P = pos.shape[1]
-    n = 2 * S
+    P = meet.shape[0]
     delta[:] = 0.0
-    gx = pos[h, x] // S
-    sx = pos[h, x] % S
-    gy = pos[h, y] // S
-    sy = pos[h, y] % S
-    listed = inset[P:]
-    mem = np.empty(n, dtype=np.int64)  # x, A..., y, B...
-    side = np.empty(n, dtype=np.int64)  # 0: x's table, 1: y's table
-    mem[0] = x
-    mem[S] = y
-    i = 1
-    for s in range(S):
-        if s != sx:
-            mem[i] = plan[h, gx, s]
-            i += 1
-    i = S + 1
-    for s in range(S):
-        if s != sy:
-            mem[i] = plan[h, gy, s]
-            i += 1
-    for i in range(n):
-        side[i] = 0 if i < S else 1
-        inset[mem[i]] = True
-    # new table of each member: x and y change sides
-    newside = side.copy()
-    newside[0] = 1
-    newside[S] = 0
-    # meeting counts inside the set, old and new
-    old = np.zeros((n, n), dtype=np.int64)
-    new = np.zeros((n, n), dtype=np.int64)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                m = meet[mem[i], mem[j]]
-                old[i, j] = m
-                new[i, j] = m - (1 if side[i] == side[j] else 0) + (
-                    1 if newside[i] == newside[j] else 0)
-    # repeats and compatriots
-    for i in range(n):
-        for j in range(i + 1, n):
-            if old[i, j] == new[i, j]:
-                continue
-            u = mem[i]
-            w = mem[j]
-            m0 = old[i, j]
-            m1 = new[i, j]
+    cx = country[x]
+    cy = country[y]
+    if cx == cy:
+        return  # compatriots exchanging schedules changes no goal
+    kx = pclass[x]
+    ky = pclass[y]
+    rep = seg[REPEATS, START]
+    com = seg[COMPATRIOTS, START]
+    for w in range(P):
+        if w == x or w == y:
+            continue
+        mx = meet[x, w]
+        my = meet[y, w]
+        if mx == my:
+            continue
+        # x now meets w my times, y meets w mx times
+        for u, m0, m1 in ((x, mx, my), (y, my, mx)):
+            d = _meet_cost(country, cweight, u, w, m1) - _meet_cost(country, cweight, u, w, m0)
             if country[u] == country[w]:
-                delta[seg[COMPATRIOTS, 0]] += cweight[country[u]] * (
-                    (m1 + 1) * m1 / 2 - (m0 + 1) * m0 / 2)
+                delta[com] += d
             else:
-                delta[seg[REPEATS, 0]] += m1 * (m1 - 1) / 2 - m0 * (m0 - 1) / 2
-    if active[INDIRECT]:
-        st, tc, _ = seg[INDIRECT]
-        # pairs inside the set
-        for i in range(n):
-            for j in range(i + 1, n):
-                u = mem[i]
-                w = mem[j]
-                c0 = common[u, w]
-                c1 = c0
-                for q in range(n):
-                    if q == i or q == j:
-                        continue
-                    c1 += (1 if new[i, q] > 0 and new[q, j] > 0 else 0) - (
-                        1 if old[i, q] > 0 and old[q, j] > 0 else 0)
-                _bucket(delta, st, tc, old[i, j] == 0, c0, -1.0)
-                _bucket(delta, st, tc, new[i, j] == 0, c1, 1.0)
-        # pairs (u, w) with w outside the set
-        for i in range(n):
-            u = mem[i]
-            nt = 0
-            for q in range(n):
-                dq = (1 if new[i, q] > 0 else 0) - (1 if old[i, q] > 0 else 0)
-                if q == i or dq == 0:
-                    continue
-                z = mem[q]
-                # the neighbours of z (once each), outside the set
-                for hh in range(H):
-                    g = pos[hh, z] // S
-                    for s in range(S):
-                        w = plan[hh, g, s]
-                        if w == z or inset[w]:
-                            continue
-                        if meet[z, w] > 1:
-                            first = True
-                            for h2 in range(hh):
-                                if pos[h2, w] // S == pos[h2, z] // S:
-                                    first = False
-                                    break
-                            if not first:
-                                continue
-                        if not listed[w]:
-                            listed[w] = True
-                            touched[nt] = w
-                            nt += 1
-                        scratch[w] += dq
-            for t in range(nt):
-                w = touched[t]
-                dc = scratch[w]
-                scratch[w] = 0
-                listed[w] = False
-                if dc != 0 and meet[u, w] == 0:
-                    c0 = common[u, w]
-                    _bucket(delta, st, tc, True, c0, -1.0)
-                    _bucket(delta, st, tc, True, c0 + dc, 1.0)
-    # per-player goals: countries, class mix, back to back
-    lst = np.zeros((2 * S, 2), dtype=np.int64)
-    dk = np.zeros(mix.shape[2], dtype=np.int64)
-    d = day_of[h]
-    for i in range(n):
-        u = mem[i]
-        # opponents lost and gained at h
-        nl = 0
-        dk[:] = 0
-        for j in range(n):
-            if j == i:
-                continue
-            was = side[j] == side[i]
-            now = newside[j] == newside[i]
-            if was == now:
-                continue
-            step = 1 if now else -1
-            nl = _ctry_add(lst, nl, country[mem[j]], step)
-            dk[pclass[mem[j]]] += step
+                delta[rep] += d
         if active[COUNTRIES]:
-            st, fig, _ = seg[COUNTRIES]
-            v0 = cmet[u]
+            cw = country[w]
+            v0 = cmet[w]
             v1 = v0
-            for t in range(nl):
-                c = lst[t, 0]
-                if c == country[u] or lst[t, 1] == 0:
-                    continue
-                before = ccount[u, c]
-                after = before + lst[t, 1]
-                v1 += (1 if after > 0 else 0) - (1 if before > 0 else 0)
+            if cx != cw:
+                v1 += (ccount[w, cx] + my - mx > 0) - (ccount[w, cx] > 0)
+            if cy != cw:
+                v1 += (ccount[w, cy] + mx - my > 0) - (ccount[w, cy] > 0)
             if v1 != v0:
-                if v0 < fig:
-                    delta[st + v0] -= 1
-                if v1 < fig:
-                    delta[st + v1] += 1
-                delta[st + fig] -= v1 - v0
-        if active[DAY_MIX]:
-            st, fig, _ = seg[DAY_MIX]
-            for kk in range(dk.shape[0]):
-                if dk[kk] == 0:
-                    continue
-                a0 = mix[u, d, kk]
-                a1 = a0 + dk[kk]
-                t0 = tgt[u, d, kk]
-                e0 = _excess(a0, t0)
-                e1 = _excess(a1, t0)
-                if e0 >= 3:
-                    delta[st] -= 1
-                elif e0 > 0:
-                    delta[st + 3 - int(e0)] -= 1
-                if e1 >= 3:
-                    delta[st] += 1
-                elif e1 > 0:
-                    delta[st + 3 - int(e1)] += 1
-                delta[st + fig] += (a1 - t0) ** 2 - (a0 - t0) ** 2
-        if active[TOTAL_MIX]:
-            st, fig, _ = seg[TOTAL_MIX]
-            for kk in range(dk.shape[0]):
-                if dk[kk] == 0:
-                    continue
-                a0 = mix_total[u, kk]
-                a1 = a0 + dk[kk]
-                t0 = tgt_total[u, kk]
-                e0 = _excess(a0, t0)
-                e1 = _excess(a1, t0)
-                if e0 >= 3:
-                    delta[st] -= 1
-                elif e0 > 0:
-                    delta[st + 3 - int(e0)] -= 1
-                if e1 >= 3:
-                    delta[st] += 1
-                elif e1 > 0:
-                    delta[st + 3 - int(e1)] += 1
-                delta[st + fig] += (a1 - t0) ** 2 - (a0 - t0) ** 2
-        if active[BACK_TO_BACK]:
-            st = seg[BACK_TO_BACK, 0]
-            for hh in (h - 1, h + 1):
-                if hh < 0 or hh >= H:
-                    continue
-                gg = pos[hh, u] // S
-                hit0 = 0
-                hit1 = 0
-                for j in range(n):
-                    if j == i:
-                        continue
-                    cj = country[mem[j]]
+                _countries_entry(delta, seg, v0, -1.0)
+                _countries_entry(delta, seg, v1, 1.0)
+        if active[TOTAL_MIX] and kx != ky:
+            for k, dd in ((kx, my - mx), (ky, mx - my)):
+                _mix_entry(delta, seg, TOTAL_MIX, mix_total[w, k], tgt_total[w, k], -1.0)
+                _mix_entry(delta, seg, TOTAL_MIX, mix_total[w, k] + dd, tgt_total[w, k], 1.0)
+    mxy = meet[x, y]
+    if active[COUNTRIES]:
+        for u, v in ((x, y), (y, x)):
+            # u takes v's opponents; u and v keep meeting each other
+            cu = country[u]
+            cv = country[v]
+            v1 = 0
+            for c in range(ccount.shape[1]):
+                n = ccount[v, c]
+                if c == cu:
+                    n -= mxy
+                if c == cv:
+                    n += mxy
+                if c != cu and n > 0:
+                    v1 += 1
+            if v1 != cmet[u]:
+                _countries_entry(delta, seg, cmet[u], -1.0)
+                _countries_entry(delta, seg, v1, 1.0)
+    if (active[DAY_MIX] or active[TOTAL_MIX]):
+        D = mix.shape[1]
+        K = mix.shape[2]
+        for u, v in ((x, y), (y, x)):
+            ku = pclass[u]
+            kv = pclass[v]
+            for d in range(D):
+                # hanchans of day d where x and y met
+                met_d = 0
+                for h in range(H):
+                    if day_of[h] == d and pos[h, x] // S == pos[h, y] // S:
+                        met_d += 1
+                for k in range(K):
+                    new = mix[v, d, k] - (met_d if k == ku else 0) + (met_d if k == kv else 0)
+                    if active[DAY_MIX] and new != mix[u, d, k]:
+                        _mix_entry(delta, seg, DAY_MIX, mix[u, d, k], tgt[u, d, k], -1.0)
+                        _mix_entry(delta, seg, DAY_MIX, new, tgt[u, d, k], 1.0)
+            if active[TOTAL_MIX]:
+                for k in range(K):
+                    new = mix_total[v, k] - (mxy if k == ku else 0) + (mxy if k == kv else 0)
+                    if new != mix_total[u, k]:
+                        _mix_entry(delta, seg, TOTAL_MIX, mix_total[u, k], tgt_total[u, k], -1.0)
+                        _mix_entry(delta, seg, TOTAL_MIX, new, tgt_total[u, k], 1.0)
+        if active[DAY_MIX] and kx != ky:
+            # every other place that met x or y, once per day
+            for h in range(H):
+                d = day_of[h]
+                gx = pos[h, x] // S
+                gy = pos[h, y] // S
+                for i in range(2 if gx != gy else 1):
+                    g = gx if i == 0 else gy
                     for s in range(S):
-                        v = plan[hh, gg, s]
-                        if v != u and country[v] == cj:
-                            if side[j] == side[i]:
-                                hit0 = 1
-                            if newside[j] == newside[i]:
-                                hit1 = 1
-                delta[st] += hit1 - hit0
+                        w = plan[h, g, s]
+                        if w != x and w != y:
+                            _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan,
+                                             pos, x, y, h)
+    if active[BACK_TO_BACK]:
+        b = seg[BACK_TO_BACK, START]
+        token[0] += 1
+        t = token[0]
+        for h in range(H):
+            for src in (x, y):
+                g = pos[h, src] // S
+                for s in range(S):
+                    p = plan[h, g, s]
+                    for hb in (h - 1, h):
+                        if hb < 0 or hb >= H - 1 or b2bstamp[p, hb] == t:
+                            continue
+                        b2bstamp[p, hb] = t
+                        delta[b] += _b2b_relabel(plan, pos, country, p, hb, x, y) - _b2b(
+                            plan, pos, country, p, hb)
+
+
+@njit(cache=True)
+def _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan, pos, x, y, h):
+    """Day-mix delta of place w (counted once per day: at its first meeting with x or y)."""
+    H, G, S = plan.shape
+    for h2 in range(h):
+        if day_of[h2] == d and (pos[h2, w] // S == pos[h2, x] // S
+                                or pos[h2, w] // S == pos[h2, y] // S):
+            return
+    # meetings of w with x and with y on day d
+    nx = 0
+    ny = 0
+    for h2 in range(H):
+        if day_of[h2] != d:
+            continue
+        if pos[h2, w] // S == pos[h2, x] // S:
+            nx += 1
+        if pos[h2, w] // S == pos[h2, y] // S:
+            ny += 1
+    if nx == ny:
+        return
+    for k, dd in ((kx, ny - nx), (ky, nx - ny)):
+        _mix_entry(delta, seg, DAY_MIX, mix[w, d, k], tgt[w, d, k], -1.0)
+        _mix_entry(delta, seg, DAY_MIX, mix[w, d, k] + dd, tgt[w, d, k], 1.0)
+
+
+@njit(cache=True)
+def relabel(ev, st, seg, active, work, cost, x, y):
+    """x and y exchange schedules; cost is updated by the evaluated delta."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    H, G, S = plan.shape
+    P = meet.shape[0]
+    evaluate_relabel(ev, st, seg, active, work, x, y)
+    for i in range(cost.shape[0]):
+        cost[i] += delta[i]
+    cx = country[x]
+    cy = country[y]
+    # counts of every other place, from the old meeting rows
+    for w in range(P):
+        if w == x or w == y:
+            continue
+        mx = meet[x, w]
+        my = meet[y, w]
+        if mx != my:
+            _count_change(country, ccount, cmet, w, cx, my - mx)
+            _count_change(country, ccount, cmet, w, cy, mx - my)
+    for h in range(H):
+        d = day_of[h]
+        for src, k_old, k_new in ((x, pclass[x], pclass[y]), (y, pclass[y], pclass[x])):
+            if k_old == k_new:
+                continue
+            g = pos[h, src] // S
+            for s in range(S):
+                w = plan[h, g, s]
+                if w != x and w != y:
+                    mix[w, d, k_old] -= 1
+                    mix[w, d, k_new] += 1
+                    mix_total[w, k_old] -= 1
+                    mix_total[w, k_new] += 1
+    # the plan, seats and wind patterns
+    for h in range(H):
+        gx = pos[h, x]
+        gy = pos[h, y]
+        plan[h, gx // S, gx % S] = y
+        plan[h, gy // S, gy % S] = x
+        pos[h, x] = gy
+        pos[h, y] = gx
+        kk = key[h, x]
+        key[h, x] = key[h, y]
+        key[h, y] = kk
+    # meeting and common-opponent matrices: swap rows and columns x, y
+    for M in (meet, common):
+        for w in range(P):
+            t = M[x, w]
+            M[x, w] = M[y, w]
+            M[y, w] = t
+        for w in range(P):
+            t = M[w, x]
+            M[w, x] = M[w, y]
+            M[w, y] = t
+    # low lists: exchange x's and y's lists, and x <-> y inside everybody's list
+    n = max(lowcnt[x], lowcnt[y])
     for i in range(n):
-        inset[mem[i]] = False
+        t = low[x, i]
+        low[x, i] = low[y, i]
+        low[y, i] = t
+    t = lowcnt[x]
+    lowcnt[x] = lowcnt[y]
+    lowcnt[y] = t
+    for w in range(P):
+        t = lowpos[x, w]
+        lowpos[x, w] = lowpos[y, w]
+        lowpos[y, w] = t
+    for w in range(P):
+        px = lowpos[w, x]
+        py = lowpos[w, y]
+        lowpos[w, x] = py
+        lowpos[w, y] = px
+        if py >= 0:
+            low[w, py] = x
+        if px >= 0:
+            low[w, px] = y
+    # x's and y's own rows, recounted from the plan
+    for u in (x, y):
+        for c in range(ccount.shape[1]):
+            ccount[u, c] = 0
+        mix[u, :, :] = 0
+        mix_total[u, :] = 0
+        for h in range(H):
+            g = pos[h, u] // S
+            for s in range(S):
+                v = plan[h, g, s]
+                if v != u:
+                    ccount[u, country[v]] += 1
+                    mix[u, day_of[h], pclass[v]] += 1
+                    mix_total[u, pclass[v]] += 1
+        cmet[u] = 0
+        for c in range(ccount.shape[1]):
+            if c != country[u] and ccount[u, c] > 0:
+                cmet[u] += 1
