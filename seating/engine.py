@@ -44,23 +44,28 @@ GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "tot
               "back_to_back")
 NGOALS = 7
 # columns of the layout table `seg`
-START, ACTIVE, ALLOC, GRAD = range(4)
+START, ACTIVE, ALLOC, GRAD, GRADON = range(5)
 
 
 def layout(tc: int, cc: int) -> np.ndarray:
-    """Where each goal's entries sit: figure start, active count, allocated count, gradient."""
+    """Where each goal's entries sit: its figures, then its gradient (if any).
+
+    Columns: figure start, active figure count, allocated figure count, gradient position
+    (-1: none), gradient switched on (a locked goal's gradient no longer ranks moves).
+    """
     figures = [1, 1, max(tc, 1), max(cc, 1), 3, 3, 1]
     gradients = [False, False, False, True, True, True, False]
-    seg = np.full((NGOALS, 4), -1, dtype=np.int64)
+    seg = np.full((NGOALS, 5), -1, dtype=np.int64)
     start = 0
     for g, n in enumerate(figures):
         seg[g, START] = start
         seg[g, ACTIVE] = n
         seg[g, ALLOC] = n
         start += n
-    for g in range(NGOALS):
+        seg[g, GRADON] = 0
         if gradients[g]:
             seg[g, GRAD] = start
+            seg[g, GRADON] = 1
             start += 1
     return seg
 
@@ -106,15 +111,26 @@ def _mix_entry(cost, seg, goal, value, target, sign):
         cost[st] += sign
     elif e > 0:
         cost[st + 3 - int(e)] += sign
-    gap = value - target
-    cost[seg[goal, GRAD]] += sign * gap * gap
+    if seg[goal, GRADON]:
+        gap = value - target
+        cost[seg[goal, GRAD]] += sign * gap * gap
 
 
 @njit(cache=True)
 def _countries_entry(cost, seg, v, sign):
     if v < seg[COUNTRIES, ACTIVE]:
         cost[seg[COUNTRIES, START] + v] += sign
-    cost[seg[COUNTRIES, GRAD]] -= sign * v
+
+
+@njit(cache=True)
+def _country_repeats(ccount, country, p):
+    """Meetings of place p beyond the first with each other country: sum of C(n, 2)."""
+    r = 0
+    for c in range(ccount.shape[1]):
+        n = ccount[p, c]
+        if c != country[p] and n > 1:
+            r += n * (n - 1) // 2
+    return r
 
 
 @njit(cache=True)
@@ -209,6 +225,8 @@ def recount(ev, st, seg, active):
     for p in range(P):
         if active[COUNTRIES]:
             _countries_entry(cost, seg, cmet[p], 1.0)
+            if seg[COUNTRIES, GRADON]:
+                cost[seg[COUNTRIES, GRAD]] += _country_repeats(ccount, country, p)
         if active[DAY_MIX]:
             for d in range(mix.shape[1]):
                 for k in range(mix.shape[2]):
@@ -242,6 +260,8 @@ def _player_entries(ev, st, seg, active, cost, p, h, sign):
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
     if active[COUNTRIES]:
         _countries_entry(cost, seg, cmet[p], sign)
+        if seg[COUNTRIES, GRADON]:
+            cost[seg[COUNTRIES, GRAD]] += sign * _country_repeats(ccount, country, p)
     if active[DAY_MIX]:
         d = day_of[h]
         for k in range(mix.shape[2]):
@@ -404,8 +424,10 @@ def _ctry_add(lst, n, c, step):
 
 
 @njit(cache=True)
-def evaluate(ev, st, seg, active, work, h, x, y):
+def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1):
     """Delta of every cost entry (into work's delta) if x and y swapped groups in hanchan h.
+
+    With x2, y2 >= 0 (x2 at x's table, y2 at y's table) both pairs swap at once.
 
     Nothing of the state changes. Common opponents change only through pairs inside the
     two tables ("the set"): for u in the set and w outside, the change is the sum over z in
@@ -442,6 +464,10 @@ def evaluate(ev, st, seg, active, work, h, x, y):
     newside = side.copy()
     newside[0] = 1
     newside[S] = 0
+    if x2 >= 0:
+        for i in range(n):
+            if mem[i] == x2 or mem[i] == y2:
+                newside[i] = 1 - side[i]
     old = np.zeros((n, n), dtype=np.int64)
     new = np.zeros((n, n), dtype=np.int64)
     for i in range(n):
@@ -508,15 +534,20 @@ def evaluate(ev, st, seg, active, work, h, x, y):
         if active[COUNTRIES]:
             v0 = cmet[u]
             v1 = v0
+            dr = 0
             for t in range(nl):
                 c = lst[t, 0]
                 if c == country[u] or lst[t, 1] == 0:
                     continue
                 before = ccount[u, c]
-                v1 += (before + lst[t, 1] > 0) - (before > 0)
+                after = before + lst[t, 1]
+                v1 += (after > 0) - (before > 0)
+                dr += after * (after - 1) // 2 - before * (before - 1) // 2
             if v1 != v0:
                 _countries_entry(delta, seg, v0, -1.0)
                 _countries_entry(delta, seg, v1, 1.0)
+            if seg[COUNTRIES, GRADON]:
+                delta[seg[COUNTRIES, GRAD]] += dr
         for kk in range(dk.shape[0]):
             if dk[kk] == 0:
                 continue
@@ -570,6 +601,21 @@ def _compare(a, b):
         if a[i] > b[i] + 1e-9:
             return 1
     return 0
+
+
+@njit(cache=True)
+def _order(a, b, weights):
+    """Compare by the weighted sum first (when weights are given), then lexicographically."""
+    sa = 0.0
+    sb = 0.0
+    for i in range(a.shape[0]):
+        sa += weights[i] * a[i]
+        sb += weights[i] * b[i]
+    if sa < sb - 1e-9:
+        return -1
+    if sa > sb + 1e-9:
+        return 1
+    return _compare(a, b)
 
 
 @njit(cache=True)
@@ -656,7 +702,20 @@ def pick_focus(ev, st, seg, goal):
                 n += 1
                 if np.random.randint(n) == 0:
                     x = p
-        return x, _random_movable(movable, day_of, -1)
+        h = _random_movable(movable, day_of, -1)
+        if np.random.randint(2) == 0 or h < 0:
+            return x, h
+        # or move away an opponent of a country x meets more than once
+        g = pos[h, x] // S
+        n = 0
+        pick = x
+        for s in range(S):
+            u = plan[h, g, s]
+            if u != x and ccount[x, country[u]] > 1:
+                n += 1
+                if np.random.randint(n) == 0:
+                    pick = u
+        return pick, h
     if goal == DAY_MIX or goal == TOTAL_MIX:
         worst = 0.0
         for p in range(P):
@@ -695,12 +754,32 @@ def pick_focus(ev, st, seg, goal):
         return -1, -1
     if not movable[h] or (movable[h + 1] and np.random.randint(2) == 0):
         h = h + 1
-    return x, h
+    if np.random.randint(2) == 0:
+        return x, h
+    # or move the opponent whose country repeats
+    other = h - 1 if h + 1 >= H or (h > 0 and np.random.randint(2) == 0) else h + 1
+    if other < 0 or other >= H:
+        return x, h
+    g = pos[h, x] // S
+    go = pos[other, x] // S
+    n = 0
+    pick = x
+    for s in range(S):
+        u = plan[h, g, s]
+        if u == x:
+            continue
+        for t in range(S):
+            v = plan[other, go, t]
+            if v != x and country[v] == country[u]:
+                n += 1
+                if np.random.randint(n) == 0:
+                    pick = u
+    return pick, h
 
 
 @njit(cache=True)
 def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound, tabu, rtabu,
-        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread):
+        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread, weights):
     """Tabu search on one goal for at most `moves` moves; the best plan is kept in best_plan.
 
     counters = [iteration, last improvement]. Returns 1 when the goal has nothing left to
@@ -711,31 +790,52 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
     stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
     H, G, S = plan.shape
     P = meet.shape[0]
-    st0 = seg[goal, START]
+    st0 = seg[max(goal, 0), START]
     trial = cost.copy()
     chosen = cost.copy()
     saved = cost.copy()
     for _ in range(moves):
         it = counters[0]
         counters[0] += 1
-        done = True
-        for i in range(st0, st0 + seg[goal, ACTIVE]):
-            if cost[i] > bound[i] + 1e-9:
-                done = False
-                break
-        if done:
-            return 1
-        x, h0 = pick_focus(ev, st, seg, goal)
+        if goal >= 0:
+            done = True
+            for i in range(st0, st0 + seg[goal, ACTIVE]):
+                if cost[i] > bound[i] + 1e-9:
+                    done = False
+                    break
+            if done:
+                return 1
+        g = goal
+        if goal < 0:
+            # joint search: a random goal among those with weighted faults
+            total = 0.0
+            for gg in range(NGOALS):
+                for i in range(seg[gg, START], seg[gg, START] + seg[gg, ACTIVE]):
+                    total += weights[i] * cost[i]
+            r = np.random.random() * total
+            g = -1
+            for gg in range(NGOALS):
+                for i in range(seg[gg, START], seg[gg, START] + seg[gg, ACTIVE]):
+                    r -= weights[i] * cost[i]
+                if r < 0 and g < 0 and total > 0:
+                    g = gg
+            if g < 0:
+                return 1
+        x, h0 = pick_focus(ev, st, seg, g)
         if x < 0 or h0 < 0:
+            if goal < 0:
+                continue
             return 1
         best_y = -1
         best_h = -1
+        best_x2 = -1
+        best_y2 = -1
         n = 0
-        tries = 1 if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) else spread
+        tries = 1 if g in (REPEATS, COMPATRIOTS, BACK_TO_BACK) else spread
         for rep in range(tries):
             if rep == 0:
                 h = h0
-            elif goal == DAY_MIX:
+            elif g == DAY_MIX:
                 h = _random_movable(movable, day_of, day_of[h0])
             else:
                 h = _random_movable(movable, day_of, -1)
@@ -743,24 +843,35 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
             for y in range(P):
                 if key[h, y] != key[h, x] or pos[h, y] // S == gx:
                     continue
-                evaluate(ev, st, seg, active, work, h, x, y)
-                for i in range(cost.shape[0]):
-                    trial[i] = cost[i] + delta[i]
-                if not _admissible(trial, lock, locklen, seg, hard):
-                    continue
-                if tabu[h, y] > it and _compare(trial, best_cost) >= 0:
-                    continue
-                c = -1 if best_y < 0 else _compare(trial, chosen)
-                if c < 0:
+                gy = pos[h, y] // S
+                # a single swap, and (seats keyed by wind) x's and y's tables also exchanging
+                # the places of one more wind
+                for k2 in range(-1, S if key[h, x] >= 0 else 0):
+                    if k2 >= 0 and k2 == key[h, x]:
+                        continue
+                    x2 = -1 if k2 < 0 else plan[h, gx, k2]
+                    y2 = -1 if k2 < 0 else plan[h, gy, k2]
+                    evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
+                    for i in range(cost.shape[0]):
+                        trial[i] = cost[i] + delta[i]
+                    if not _admissible(trial, lock, locklen, seg, hard):
+                        continue
+                    if tabu[h, y] > it and _order(trial, best_cost, weights) >= 0:
+                        continue
+                    c = -1 if best_y < 0 else _order(trial, chosen, weights)
+                    if c < 0:
+                        n = 1
+                    elif c == 0:
+                        n += 1
+                        if np.random.randint(n) != 0:
+                            continue
+                    else:
+                        continue
                     best_y = y
                     best_h = h
+                    best_x2 = x2
+                    best_y2 = y2
                     chosen[:] = trial
-                    n = 1
-                elif c == 0:
-                    n += 1
-                    if np.random.randint(n) == 0:
-                        best_y = y
-                        best_h = h
         h = best_h
         # exchanging x's whole schedule with a few places of other countries
         relabel_y = -1
@@ -773,9 +884,9 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                 trial[i] = cost[i] + delta[i]
             if not _admissible(trial, lock, locklen, seg, hard):
                 continue
-            if (rtabu[y] > it or rtabu[x] > it) and _compare(trial, best_cost) >= 0:
+            if (rtabu[y] > it or rtabu[x] > it) and _order(trial, best_cost, weights) >= 0:
                 continue
-            c = -1 if (best_y < 0 and relabel_y < 0) else _compare(trial, chosen)
+            c = -1 if (best_y < 0 and relabel_y < 0) else _order(trial, chosen, weights)
             if c < 0 or (c == 0 and np.random.randint(2) == 0):
                 relabel_y = y
                 chosen[:] = trial
@@ -785,11 +896,15 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
             rtabu[relabel_y] = it + tenure + np.random.randint(tenure + 1)
         elif best_y >= 0:
             swap(ev, st, seg, active, cost, work, h, x, best_y)
+            if best_x2 >= 0:
+                swap(ev, st, seg, active, cost, work, h, best_x2, best_y2)
+                tabu[h, best_x2] = it + tenure + np.random.randint(tenure + 1)
+                tabu[h, best_y2] = it + tenure + np.random.randint(tenure + 1)
             tabu[h, x] = it + tenure + np.random.randint(tenure + 1)
             tabu[h, best_y] = it + tenure + np.random.randint(tenure + 1)
         else:
             continue
-        if _compare(cost, best_cost) < 0:
+        if _order(cost, best_cost, weights) < 0:
             best_cost[:] = cost
             best_plan[:] = plan
             best_key[:] = key
@@ -895,7 +1010,7 @@ class State:
 
     def evaluate(self, h, x, y) -> np.ndarray:
         evaluate(self.ev, self.st, self.seg, self.active, self.work, h, x, y)
-        return self.work[-1].copy()
+        return self.work[6].copy()
 
     def figures(self, goal: int) -> np.ndarray:
         st = self.seg[goal, START]
@@ -912,7 +1027,7 @@ class State:
 class Search:
     """Drives `run` goal by goal: locks, windows, bounds, the best plan, progress, time cap."""
 
-    WINDOW = 2  # buckets counted above the minimum for the worst-off goals
+    WINDOW = 1  # buckets counted from the minimum up for the worst-off goals
 
     def __init__(self, state: State, seed: int, bound: np.ndarray, tenure: int = 8,
                  patience: int = 400):
@@ -947,7 +1062,7 @@ class Search:
         s.seg[goal, ACTIVE] = max(0, min(s.seg[goal, ALLOC], size))
         s.recount()
 
-    def lock_goal(self, goal: int) -> None:
+    def lock_goal(self, goal: int, target: int | None = None) -> None:
         """From now on no plan may be worse on this goal's figure.
 
         Sums (repeats, compatriots, back to back) and the number of unlinked pairs are locked
@@ -957,6 +1072,8 @@ class Search:
         s = self.state
         if goal in (INDIRECT, COUNTRIES):
             low = s.lowest(goal)
+            if target is not None:
+                low = min(low, target)
             self._window(goal, max(low, 1) if goal == INDIRECT else low)
         st = s.seg[goal, START]
         values = s.cost[st : st + s.seg[goal, ACTIVE]]
@@ -968,15 +1085,18 @@ class Search:
         self.locklen[goal] = length
         self.lock[st : st + length] = values[:length]
         self.hard[goal] = True
-        if s.seg[goal, ACTIVE] != length:
-            # entries beyond the lock no longer rank moves: lower goals decide there
-            self._window(goal, length)
+        # entries beyond the lock and the gradient no longer rank moves: lower goals decide
+        s.seg[goal, GRADON] = 0
+        self._window(goal, length)
 
     def improve(self, goal: int, moves: int, deadline: float, log, chunk: int = 200,
-                relabels: int = 0, spread: int = 1) -> int:
+                relabels: int = 0, spread: int = 1, weights=None, stop_above=None,
+                stop_at_bounds: bool = False) -> int:
         """Search one goal for at most `moves` moves or until the deadline; returns moves used."""
         s = self.state
         windowed = goal in (INDIRECT, COUNTRIES)
+        name = GOAL_NAMES[goal] if goal >= 0 else "+".join(
+            GOAL_NAMES[g] for g in range(NGOALS) if s.active[g] and not self.hard[g])
         began = time.monotonic()
         used = 0
         last = None
@@ -991,7 +1111,7 @@ class Search:
             while used < moves and not rising:
                 if time.monotonic() > deadline:
                     self.hit_time_limit = True
-                    log(f"  {GOAL_NAMES[goal]}: time limit reached after {used} moves")
+                    log(f"  {name}: time limit reached after {used} moves")
                     moves = used
                     break
                 step = min(chunk, moves - used)
@@ -999,16 +1119,24 @@ class Search:
                 done = run(s.ev, s.st, s.seg, s.active, s.work, s.cost, goal, step, self.hard,
                            self.lock, self.locklen, self.bound, self.tabu, self.rtabu,
                            self.counters, self.best_cost, self.best_plan, self.best_key,
-                           self.tenure, self.patience, relabels, spread)
+                           self.tenure, self.patience, relabels, spread,
+                           np.zeros_like(s.cost) if weights is None else weights)
                 used += int(self.counters[0] - start)
-                line = describe(goal, self.best_cost, s.seg, low if windowed else 0)
+                line = (describe(goal, self.best_cost, s.seg) if goal >= 0 else
+                        " | ".join(describe(g, self.best_cost, s.seg) for g in range(NGOALS)
+                                   if s.active[g] and not self.hard[g]))
                 if line != last:
                     took = time.monotonic() - began
-                    log(f"  {GOAL_NAMES[goal]}: move {used} ({took:.1f} s): {line}")
+                    log(f"  {name}: move {used} ({took:.1f} s): {line}")
                     last = line
                 if windowed:
                     # the minimum rose when its bucket emptied: widen the window from there
                     rising = self.best_cost[s.seg[goal, START] + low] == 0
+                if stop_at_bounds and all(
+                        np.all(self.best_cost[s.seg[g, START]:s.seg[g, START] + s.seg[g, ACTIVE]]
+                               <= self.bound[s.seg[g, START]:s.seg[g, START] + s.seg[g, ACTIVE]]
+                               + 1e-9) for g in range(NGOALS) if s.active[g]):
+                    moves = used
                 if done and not rising:
                     moves = used
             s.st[0][:] = self.best_plan
@@ -1016,15 +1144,67 @@ class Search:
             s.recount()
             if windowed and (s.lowest(goal) >= s.seg[goal, ALLOC]):
                 break
+            if stop_above is not None and s.lowest(goal) > stop_above:
+                break
         return used
 
 
-def describe(goal: int, cost: np.ndarray, seg: np.ndarray, low: int = 0) -> str:
+def _anneal_weights(state: State, goal: int) -> np.ndarray:
+    """Weights of one goal's figures for annealing: worse buckets weigh more."""
+    w = np.zeros_like(state.cost)
+    st = state.seg[goal, START]
+    n = state.seg[goal, ACTIVE]
+    if goal in (INDIRECT, COUNTRIES):
+        for c in range(n):
+            w[st + c] = 4.0 ** (n - 1 - c)
+    elif goal in (DAY_MIX, TOTAL_MIX):
+        w[st : st + 3] = (16.0, 4.0, 1.0)
+    else:
+        w[st] = 1.0
+    return w
+
+
+def anneal_goal(search: "Search", goal: int, steps: int, deadline: float, log,
+                t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000) -> int:
+    """Simulated annealing on one goal under the locks; keeps the best plan found."""
+    s = search.state
+    w = _anneal_weights(s, goal)
+    search.best_cost[:] = s.cost
+    search.best_plan[:] = s.plan
+    search.best_key[:] = s.key
+    stats = np.zeros(3, dtype=np.int64)
+    began = time.monotonic()
+    done = 0
+    last = None
+    while done < steps:
+        if time.monotonic() > deadline:
+            search.hit_time_limit = True
+            log(f"  {GOAL_NAMES[goal]}: time limit reached after {done} steps")
+            break
+        n = min(chunk, steps - done)
+        # each chunk cools over its own share of the schedule
+        a = t_start * (t_end / t_start) ** (done / steps)
+        b = t_start * (t_end / t_start) ** ((done + n) / steps)
+        anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
+               search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
+               search.best_key, stats, True)
+        done += n
+        line = describe(goal, search.best_cost, s.seg)
+        if line != last:
+            log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): {line}")
+            last = line
+    s.st[0][:] = search.best_plan
+    s.key[:] = search.best_key
+    s.recount()
+    return done
+
+
+def describe(goal: int, cost: np.ndarray, seg: np.ndarray) -> str:
     """A short human line for a goal's entries (progress logs)."""
     st = seg[goal, START]
     values = cost[st : st + seg[goal, ACTIVE]]
     if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK):
-        return f"{values[0]:g}"
+        return f"{round(float(values[0]), 6) + 0.0:g}"
     if goal in (INDIRECT, COUNTRIES):
         nz = [(c, int(v)) for c, v in enumerate(values) if v]
         what = "common opponents" if goal == INDIRECT else "countries met"
@@ -1032,8 +1212,7 @@ def describe(goal: int, cost: np.ndarray, seg: np.ndarray, low: int = 0) -> str:
         if not nz:
             return f"fewest {what} {len(values)} or more"
         return f"fewest {what} {nz[0][0]} ({nz[0][1]} {who})"
-    return (f"counts outside fair share by 3+/2/1: {int(values[0])}/{int(values[1])}/"
-            f"{int(values[2])}")
+    return "counts outside fair share by 3+/2/1: " + "/".join(str(int(v)) for v in values)
 
 
 # ----------------------------------------------------------------------------------
@@ -1116,13 +1295,18 @@ def evaluate_relabel(ev, st, seg, active, work, x, y):
             cw = country[w]
             v0 = cmet[w]
             v1 = v0
-            if cx != cw:
-                v1 += (ccount[w, cx] + my - mx > 0) - (ccount[w, cx] > 0)
-            if cy != cw:
-                v1 += (ccount[w, cy] + mx - my > 0) - (ccount[w, cy] > 0)
+            dr = 0
+            for c, dd in ((cx, my - mx), (cy, mx - my)):
+                if c != cw:
+                    before = ccount[w, c]
+                    after = before + dd
+                    v1 += (after > 0) - (before > 0)
+                    dr += after * (after - 1) // 2 - before * (before - 1) // 2
             if v1 != v0:
                 _countries_entry(delta, seg, v0, -1.0)
                 _countries_entry(delta, seg, v1, 1.0)
+            if seg[COUNTRIES, GRADON]:
+                delta[seg[COUNTRIES, GRAD]] += dr
         if active[TOTAL_MIX] and kx != ky:
             for k, dd in ((kx, my - mx), (ky, mx - my)):
                 _mix_entry(delta, seg, TOTAL_MIX, mix_total[w, k], tgt_total[w, k], -1.0)
@@ -1134,6 +1318,7 @@ def evaluate_relabel(ev, st, seg, active, work, x, y):
             cu = country[u]
             cv = country[v]
             v1 = 0
+            r1 = 0
             for c in range(ccount.shape[1]):
                 n = ccount[v, c]
                 if c == cu:
@@ -1142,9 +1327,12 @@ def evaluate_relabel(ev, st, seg, active, work, x, y):
                     n += mxy
                 if c != cu and n > 0:
                     v1 += 1
+                    r1 += n * (n - 1) // 2
             if v1 != cmet[u]:
                 _countries_entry(delta, seg, cmet[u], -1.0)
                 _countries_entry(delta, seg, v1, 1.0)
+            if seg[COUNTRIES, GRADON]:
+                delta[seg[COUNTRIES, GRAD]] += r1 - _country_repeats(ccount, country, u)
     if (active[DAY_MIX] or active[TOTAL_MIX]):
         D = mix.shape[1]
         K = mix.shape[2]
@@ -1319,3 +1507,108 @@ def relabel(ev, st, seg, active, work, cost, x, y):
         for c in range(ccount.shape[1]):
             if c != country[u] and ccount[u, c] > 0:
                 cmet[u] += 1
+
+
+@njit(cache=True)
+def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+    """True if the exchange in hanchan h makes nobody meet an opponent or compatriot again.
+
+    x (and x2) move to y's table, y (and y2) to x's table.
+    """
+    S = plan.shape[2]
+    gx = pos[h, x] // S
+    gy = pos[h, y] // S
+    for s in range(S):
+        b = plan[h, gy, s]
+        a = plan[h, gx, s]
+        if b == y or b == y2 or a == x or a == x2:
+            continue
+        for u in (x, x2):
+            if u >= 0 and (meet[u, b] > 0 or country[u] == country[b]):
+                return False
+        for v in (y, y2):
+            if v >= 0 and (meet[v, a] > 0 or country[v] == country[a]):
+                return False
+    return True
+
+
+@njit(cache=True)
+def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
+           relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only):
+    """Simulated annealing on the weighted cost, never leaving the locks.
+
+    A step is a random swap of two places with the same seat key in one hanchan, or (with
+    probability relabel_share) two places of different countries exchanging schedules.
+    stats = [tried, admissible, accepted].
+    """
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    H, G, S = plan.shape
+    P = meet.shape[0]
+    trial = cost.copy()
+    score = 0.0
+    for i in range(cost.shape[0]):
+        score += weights[i] * cost[i]
+    best = 0.0
+    for i in range(cost.shape[0]):
+        best += weights[i] * best_cost[i]
+    ratio = (t_end / t_start) ** (1.0 / max(moves, 1))
+    temp = t_start
+    for _ in range(moves):
+        counters[0] += 1
+        temp *= ratio
+        stats[0] += 1
+        x = np.random.randint(P)
+        rel = np.random.random() < relabel_share
+        if rel:
+            y = np.random.randint(P)
+            if country[x] == country[y]:
+                continue
+            evaluate_relabel(ev, st, seg, active, work, x, y)
+        else:
+            h = _random_movable(movable, day_of, -1)
+            if h < 0:
+                continue
+            gx = pos[h, x] // S
+            gy = np.random.randint(G - 1)
+            if gy >= gx:
+                gy += 1
+            # the place of x's wind at the other table (any place when seats are free)
+            y = plan[h, gy, pos[h, x] % S] if key[h, x] >= 0 else plan[h, gy, np.random.randint(S)]
+            x2 = -1
+            y2 = -1
+            if key[h, x] >= 0 and np.random.random() < 0.5:
+                k2 = np.random.randint(S - 1)
+                if k2 >= key[h, x]:
+                    k2 += 1
+                x2 = plan[h, gx, k2]
+                y2 = plan[h, gy, k2]
+            if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+                continue
+            evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
+        for i in range(cost.shape[0]):
+            trial[i] = cost[i] + delta[i]
+        if not _admissible(trial, lock, locklen, seg, hard):
+            continue
+        stats[1] += 1
+        d = 0.0
+        for i in range(cost.shape[0]):
+            d += weights[i] * delta[i]
+        if d > 1e-12 and np.random.random() >= np.exp(-d / temp):
+            continue
+        stats[2] += 1
+        if rel:
+            relabel(ev, st, seg, active, work, cost, x, y)
+        else:
+            swap(ev, st, seg, active, cost, work, h, x, y)
+            if x2 >= 0:
+                swap(ev, st, seg, active, cost, work, h, x2, y2)
+        score += d
+        if score < best - 1e-9:
+            best = score
+            best_cost[:] = cost
+            best_plan[:] = plan
+            best_key[:] = key
+            counters[1] = counters[0]
+    return best

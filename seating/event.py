@@ -124,6 +124,34 @@ def _defaults(schema: dict) -> dict:
     return {k: v["default"] for k, v in schema.get("properties", {}).items() if "default" in v}
 
 
+def as_config(event: Event) -> dict:
+    """The event as a plain config dict (with search defaults filled in)."""
+    return {
+        "event": event.name,
+        "hanchans": event.hanchans,
+        "days": list(event.days),
+        "table_size": event.table_size,
+        "seed": event.seed,
+        "countries": dict(event.countries),
+        "areas": dict(event.areas),
+        "search": dict(event.search),
+    }
+
+
+def from_config(config: dict) -> Event:
+    """Rebuild an Event from a config that `load_event` has already validated (as_config)."""
+    return Event(
+        name=config["event"],
+        hanchans=config["hanchans"],
+        days=tuple(config["days"]),
+        table_size=config["table_size"],
+        seed=config["seed"],
+        countries=tuple((str(c), int(n)) for c, n in config["countries"].items()),
+        areas=tuple((str(a), int(n)) for a, n in config["areas"].items()),
+        search=dict(config.get("search", {})),
+    )
+
+
 def load_event(config: dict, schema: dict) -> Event:
     """Validate an organizer's config against the schema and the counting rules."""
     if not isinstance(config, dict) or not config:

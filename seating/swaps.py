@@ -25,14 +25,14 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
     state = build_state(event, plan, keys, movable, active)
     search = engine.Search(state, event.seed + 3, bounds(event, state), tenure=5, patience=200)
     deadline = time.monotonic() + time_limit
-    used = {}
-    left = moves
+    # one cost, as the spec's stage 3: a repeat counts 1, a compatriot meeting its weight
+    weights = np.zeros_like(state.cost)
+    weights[state.seg[engine.REPEATS, engine.START]] = 1.0
+    weights[state.seg[engine.COMPATRIOTS, engine.START]] = 1.0
+    used = 0
+    if not (search.reached(engine.REPEATS) and search.reached(engine.COMPATRIOTS)):
+        used = search.improve(-1, moves, deadline, log, weights=weights, stop_at_bounds=True)
     for goal in (engine.REPEATS, engine.COMPATRIOTS):
-        if search.reached(goal):
-            used[engine.GOAL_NAMES[goal]] = 0
-        else:
-            used[engine.GOAL_NAMES[goal]] = n = search.improve(goal, left, deadline, log)
-            left -= n
         search.lock_goal(goal)
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
                "reached_bound": {engine.GOAL_NAMES[g]: search.reached(g)

@@ -1,0 +1,31 @@
+"""Stage 2, draft: valid wind patterns, then a greedy plan (seating.winds, seating.draft)."""
+
+import numpy as np
+
+from seating import io
+from seating.check import meetings
+from seating.draft import draft
+from seating.event import from_config
+from seating.winds import choose_patterns
+
+
+def main(smk):
+    event = from_config(smk.params.event)
+    log = io.Log(smk.log[0])
+    places = [row["place"] for row in io.read_rows(smk.input.places)]
+    if places != event.place_names:
+        raise ValueError(f"{smk.input.places} does not list this event's places")
+    rng = np.random.default_rng(event.seed)
+    patterns = choose_patterns(event.players, event.days, event.table_size, rng)
+    plan = draft(event.country_of, patterns.T.copy(), event.table_size, event.seed + 2)
+    io.write_groups(smk.output.groups, event, plan)
+    meet = meetings(plan, event.players)
+    repeats = int(np.maximum(np.triu(meet, 1) - 1, 0).sum())
+    compat = event.country_of[:, None] == event.country_of[None, :]
+    summary = {"repeat_meetings": repeats,
+               "compatriot_meetings": int(np.triu(np.where(compat, meet, 0), 1).sum())}
+    io.write_json(smk.output.summary, summary)
+    log(f"draft: {repeats} repeat meetings, {summary['compatriot_meetings']} compatriot meetings")
+
+
+main(snakemake)  # noqa: F821

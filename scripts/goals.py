@@ -1,0 +1,19 @@
+"""Stage 4, the finer goals, each locked before the next (seating.goals)."""
+
+from seating import io
+from seating.event import from_config
+from seating.goals import improve_goals
+
+
+def main(smk):
+    event = from_config({**smk.params.event, "search": smk.params.search})
+    log = io.Log(smk.log[0])
+    plan = io.read_groups(smk.input.groups, event)
+    plan, _, summary = improve_goals(event, plan, io.keys_of(plan), event.search["goal_moves"],
+                                     event.search["time_limit"], log,
+                                     steps=event.search["anneal_steps"])
+    io.write_groups(smk.output.groups, event, plan)
+    io.write_json(smk.output.summary, summary)
+
+
+main(snakemake)  # noqa: F821

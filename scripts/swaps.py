@@ -1,0 +1,18 @@
+"""Stage 3, swaps: no repeat and no avoidable compatriot meeting (seating.swaps)."""
+
+from seating import io
+from seating.event import from_config
+from seating.swaps import improve_meetings
+
+
+def main(smk):
+    event = from_config({**smk.params.event, "search": smk.params.search})
+    log = io.Log(smk.log[0])
+    plan = io.read_groups(smk.input.groups, event)
+    plan, summary = improve_meetings(event, plan, io.keys_of(plan), event.search["swap_moves"],
+                                     event.search["time_limit"], log)
+    io.write_groups(smk.output.groups, event, plan)
+    io.write_json(smk.output.summary, summary)
+
+
+main(snakemake)  # noqa: F821

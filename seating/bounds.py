@@ -1,0 +1,133 @@
+"""Bounds and fair shares: what the rules allow at best, by counting.
+
+Shared by the search (to know when a goal is met) and the check (to print the bound next to
+each figure). Every function here depends on the event alone, never on a plan.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .countries import compatriot_floor, size_classes
+from .event import Event
+
+__all__ = ["compatriot_floor"]
+
+
+def opponents_per_player(event: Event) -> int:
+    return (event.table_size - 1) * event.hanchans
+
+
+def indirect_ceiling(event: Event) -> int:
+    """Upper bound on the fewest common opponents of a non-meeting pair.
+
+    Without repeats a player u meets D = (k-1)h others; summed over u's non-opponents w,
+    the common opponents count each opponent v's other opponents outside u's table-mates:
+    at most D(D-1) - h(k-1)(k-2). The minimum is at most the mean over the P-1-D non-opponents.
+    """
+    d = opponents_per_player(event)
+    k = event.table_size
+    others = event.players - 1 - d
+    if others <= 0:
+        return 0
+    return max(0, (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) // others)
+
+
+def countries_ceiling(event: Event) -> int:
+    """Most countries a single player can meet: every other country, at most one per opponent."""
+    return min(len(event.countries) - 1, opponents_per_player(event))
+
+
+def countries_mean_ceiling(event: Event) -> float:
+    """Upper bound on the mean number of countries met.
+
+    Country c can be met by at most min(P - n_c, n_c * D) players, since its n_c players have
+    D opponents each.
+    """
+    d = opponents_per_player(event)
+    sizes = event.delegation_sizes
+    return float(np.minimum(event.players - sizes, sizes * d).sum() / event.players)
+
+
+def mix_targets(event: Event) -> tuple[np.ndarray, np.ndarray]:
+    """Fair number of opponents of each size class, per player and day, and per player.
+
+    A player's fair share of class k is its share among the player's non-compatriots.
+    """
+    sizes = event.delegation_sizes
+    classes = size_classes(sizes)
+    country = event.country_of
+    pool = np.array([sizes[classes == k].sum() for k in range(3)], dtype=np.float64)
+    own = sizes[country].astype(np.float64)
+    avail = np.repeat(pool[None, :], event.players, axis=0)
+    avail[np.arange(event.players), classes[country]] -= own
+    share = avail / np.maximum(avail.sum(axis=1, keepdims=True), 1)
+    k = event.table_size - 1
+    days = np.array(event.days, dtype=np.float64)
+    per_day = share[:, None, :] * (k * days)[None, :, None]
+    total = share * k * event.hanchans
+    return per_day, total
+
+
+def repeat_floor(event: Event) -> int:
+    """Fewest repeat meetings by counting: each player's opponent slots over non-compatriots.
+
+    Measured as the sum over pairs of C(m, 2), the search's repeat goal.
+    """
+    d = opponents_per_player(event)
+    sizes = event.delegation_sizes[event.country_of]
+    total = 0
+    for n_own in sizes:
+        others = event.players - n_own
+        if others <= 0:
+            continue
+        q, r = divmod(d, others)
+        total += r * (q + 1) * q // 2 + (others - r) * q * (q - 1) // 2
+    return -(-total // 2)
+
+
+def table_repeat_floor(event: Event) -> int:
+    """Fewest times anybody sits at a table again: nobody can avoid it past `tables` hanchans."""
+    extra = max(0, event.hanchans - event.tables)
+    return event.players * extra
+
+
+def area_shares(event: Event) -> tuple[np.ndarray, np.ndarray]:
+    """Fair number of hanchans in each area, over the event (A,) and per day (D, A)."""
+    sizes = np.array([n for _, n in event.areas], dtype=np.float64)
+    frac = sizes / sizes.sum()
+    days = np.array(event.days, dtype=np.float64)
+    return frac * event.hanchans, days[:, None] * frac[None, :]
+
+
+def area_deviation_floor(event: Event) -> float:
+    """Smallest possible largest gap between a player's area count and its share.
+
+    The field's total in an area is fixed, so when the share is fractional somebody is at
+    least at its ceiling (gap ceil - share) and somebody at its floor (gap share - floor).
+    """
+    share, _ = area_shares(event)
+    frac = share - np.floor(share)
+    gaps = np.where(frac > 1e-9, np.maximum(frac, 1 - frac), 0.0)
+    return float(gaps.max()) if len(gaps) else 0.0
+
+
+def consecutive_area_floor(event: Event) -> int:
+    """Fewest (player, hanchan) pairs in the same area as the hanchan before, by counting.
+
+    With every player's count in an area at the floor or ceiling of its share, a player
+    with k hanchans of h in one area sits there twice in a row at least max(0, 2k - h - 1)
+    times (k items in h slots form at most h - k + 1 runs); the area's seats fix how many
+    players must take the ceiling. Each such pair lies in one area, so the areas add up.
+    """
+    h = event.hanchans
+    share, _ = area_shares(event)
+    total = 0
+    for a, (_, tables) in enumerate(event.areas):
+        seats = h * tables * event.table_size
+        lo = int(np.floor(share[a] + 1e-9))
+        hi = lo + (1 if share[a] - lo > 1e-9 else 0)
+        at_hi = seats - event.players * lo if hi > lo else 0
+        at_lo = event.players - at_hi
+        total += at_lo * max(0, 2 * lo - h - 1) + at_hi * max(0, 2 * hi - h - 1)
+    return total

@@ -1,0 +1,152 @@
+"""Reading and writing the files that pass between stages (CSV, JSON), atomically.
+
+Every writer writes to a temporary file in the same folder and renames it into place, so a
+killed run never leaves a half-written file under its final name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .event import WIND_NAMES, Event
+
+
+def write_text(path: str | Path, text: str) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: str | Path, data) -> None:
+    write_text(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def read_json(path: str | Path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def write_rows(path: str | Path, header: list[str], rows) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    write_text(path, buf.getvalue())
+
+
+def read_rows(path: str | Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+# ---- places ---------------------------------------------------------------------------
+
+
+def place_index(event: Event) -> dict[str, int]:
+    return {name: i for i, name in enumerate(event.place_names)}
+
+
+# ---- groups: plan[hanchan, group, seat] ----------------------------------------------
+
+
+def write_groups(path, event: Event, plan: np.ndarray) -> None:
+    """One row per place per hanchan: hanchan,group,seat,place (seat = planned wind)."""
+    names = event.place_names
+    winds = event.wind_names
+    H, G, S = plan.shape
+    rows = (
+        (h + 1, g + 1, winds[s] if S <= len(winds) else s + 1, names[plan[h, g, s]])
+        for h in range(H)
+        for g in range(G)
+        for s in range(S)
+    )
+    write_rows(path, ["hanchan", "group", "seat", "place"], rows)
+
+
+def read_groups(path, event: Event) -> np.ndarray:
+    index = place_index(event)
+    winds = event.wind_names
+    plan = np.full((event.hanchans, event.tables, event.table_size), -1, dtype=np.int64)
+    for row in read_rows(path):
+        seat = row["seat"]
+        s = winds.index(seat) if seat in winds else int(seat) - 1
+        plan[int(row["hanchan"]) - 1, int(row["group"]) - 1, s] = index[row["place"]]
+    if (plan < 0).any():
+        raise ValueError(f"{path}: some seats are empty")
+    return plan
+
+
+def keys_of(plan: np.ndarray) -> np.ndarray:
+    """Seat key of every place in every hanchan: its seat index (the planned wind)."""
+    H, G, S = plan.shape
+    keys = np.empty((H, G * S), dtype=np.int64)
+    for s in range(S):
+        keys[np.arange(H)[:, None], plan[:, :, s]] = s
+    return keys
+
+
+# ---- seating: the published format ----------------------------------------------------
+
+SEATING_HEADER = ["hanchan", "table", "wind", "place", "country", "area", "day"]
+
+
+def write_seating(path, event: Event, seating: np.ndarray) -> None:
+    """seating[hanchan, table, wind] = place; rows ordered by hanchan, table, wind."""
+    names = event.place_names
+    country = event.country_of
+    codes = event.country_codes
+    area_of = event.area_of_table
+    areas = event.area_names
+    day_of = event.day_of
+    winds = event.wind_names
+    H, T, S = seating.shape
+    rows = (
+        (h + 1, t + 1, winds[w], names[p], codes[country[p]], areas[area_of[t]], day_of[h] + 1)
+        for h in range(H)
+        for t in range(T)
+        for w in range(S)
+        for p in [seating[h, t, w]]
+    )
+    write_rows(path, SEATING_HEADER, rows)
+
+
+def read_seating(path, event: Event) -> np.ndarray:
+    index = place_index(event)
+    seating = np.full((event.hanchans, event.tables, event.table_size), -1, dtype=np.int64)
+    for row in read_rows(path):
+        seating[int(row["hanchan"]) - 1, int(row["table"]) - 1,
+                WIND_NAMES.index(row["wind"])] = index[row["place"]]
+    if (seating < 0).any():
+        raise ValueError(f"{path}: some seats are empty")
+    return seating
+
+
+class Log:
+    """Progress lines for a stage: to its log file and to the terminal."""
+
+    def __init__(self, path: str | Path | None):
+        self.path = Path(path) if path else None
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text("", encoding="utf-8")
+
+    def __call__(self, line: str) -> None:
+        import sys
+
+        print(line, file=sys.stderr, flush=True)
+        if self.path:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(line + "\n")

@@ -1,0 +1,381 @@
+"""Stage 6, tables: a different table every hanchan, areas in proportion, area changes.
+
+With the groups and their winds fixed:
+
+1. Areas. Every player must sit in each area within 1 of its fair share over the event
+   (share = hanchans x the area's part of the tables). Which groups sit in which area in
+   each hanchan is a small integer program (scipy's HiGHS), solved exactly.
+2. Table numbers. Each hanchan's groups get their table numbers from the Hungarian method
+   (scipy's linear_sum_assignment), which solves that matching exactly, groups kept in
+   their area.
+3. Hanchans are then renumbered while that improves the plan: annealed swaps of two groups'
+   tables in one hanchan, then one hanchan at a time by the Hungarian method given all
+   the others. The cost of one player, in this order of weight:
+
+   a. sitting at a table again (spec: a different table every hanchan),
+   b. leaving [floor, ceil] of an area's fair share over the event,
+   c. leaving it within a day (spec: "as far as possible, on each day"),
+   d. the same area as in the hanchan before (spec: "where possible").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
+from scipy.sparse import coo_matrix
+
+from .bounds import area_shares
+from .event import Event
+
+W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
+W_KEEP = 1e12  # the first numbering keeps every group in the area the integer program chose
+
+
+def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
+    return np.maximum(np.maximum(count - np.ceil(share - 1e-9), np.floor(share + 1e-9) - count), 0)
+
+
+def _area_cost(event: Event, plan: np.ndarray, area: np.ndarray) -> float:
+    """Day shares (W_DAY) and area changes (W_NEXT) of an area choice area[h, g]."""
+    H, G, S = plan.shape
+    _, day_share = area_shares(event)
+    per_player = np.empty((event.players, H), dtype=np.int64)
+    for h in range(H):
+        per_player[plan[h].ravel(), h] = np.repeat(area[h], S)
+    cost = W_NEXT * float((per_player[:, 1:] == per_player[:, :-1]).sum())
+    day_of = event.day_of
+    for d in range(len(event.days)):
+        cols = per_player[:, day_of == d]
+        for a in range(len(event.areas)):
+            cost += W_DAY * _outside((cols == a).sum(axis=1), day_share[d, a]).sum()
+    return cost
+
+
+def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
+                 given_area: np.ndarray | None, attempts: int = 6, seconds: float = 2.0,
+                 keep: int = 1) -> np.ndarray | None:
+    """Area of every group in every hanchan, each player within 1 of its share per area.
+
+    An integer program (scipy's HiGHS): x[h, g, a] = 1 if group g of hanchan h sits in area
+    a; each group in one area, each area holding its tables, each player's count per area
+    between floor and ceil of its share; hanchans not movable keep given_area. The shares
+    leave almost no freedom (an exact cover). HiGHS either solves it at once or stalls,
+    depending on the order of the groups, and with an objective it stalls outright; so it is
+    solved for a few fixed orders with a short cap each until `keep` solutions are found,
+    and of those the one best on day shares and area changes is kept. None if all stall
+    (the annealing then balances on its own).
+    """
+    H, G, S = plan.shape
+    P = event.players
+    A = len(event.areas)
+    cap = np.array([n for _, n in event.areas])
+    share, _ = area_shares(event)
+    rng = np.random.default_rng(event.seed)
+    best, best_cost = None, np.inf
+    found = 0
+    for _ in range(attempts):
+        if found >= keep:
+            break
+        order = rng.permutation(G)  # order[i]: the group that is variable block i
+        group_of = np.zeros((P, H), dtype=np.int64)
+        for h in range(H):
+            group_of[plan[h, order].ravel(), h] = np.repeat(np.arange(G), S)
+        rows, cols, lo, hi = [], [], [], []
+
+        def add(columns, low, high):
+            rows.extend([len(lo)] * len(columns))
+            cols.extend(columns)
+            lo.append(low)
+            hi.append(high)
+
+        def x(h, i, a):
+            return (h * G + i) * A + a
+
+        for h in range(H):
+            for i in range(G):
+                if movable[h]:
+                    add([x(h, i, a) for a in range(A)], 1, 1)
+                else:
+                    for a in range(A):
+                        keep = int(given_area[h, order[i]] == a)
+                        add([x(h, i, a)], keep, keep)
+        for h in range(H):
+            for a in range(A):
+                add([x(h, i, a) for i in range(G)], cap[a], cap[a])
+        for p in range(P):
+            for a in range(A):
+                add([x(h, group_of[p, h], a) for h in range(H)],
+                    np.floor(share[a] + 1e-9), np.ceil(share[a] - 1e-9))
+        n = H * G * A
+        matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(lo), n)).tocsr()
+        res = milp(np.zeros(n), constraints=LinearConstraint(matrix, lo, hi),
+                   integrality=np.ones(n), bounds=Bounds(0, 1),
+                   options={"time_limit": seconds})
+        if res.x is None:
+            continue
+        chosen = np.round(res.x).astype(np.int64).reshape(H, G, A).argmax(axis=2)
+        area = np.empty((H, G), dtype=np.int64)
+        area[:, order] = chosen
+        found += 1
+        cost = _area_cost(event, plan, area)
+        if cost < best_cost:
+            best, best_cost = area, cost
+    return best
+
+
+def _player_costs(h, table_of, area_of, share, day_share, day_of, fixed_rows) -> np.ndarray:
+    """cost[p, t] of seating player p at table t in hanchan h, all other hanchans fixed."""
+    P, H = table_of.shape
+    T = len(area_of)
+    A = len(share)
+    others = np.delete(np.arange(H), h)
+    tab = table_of[:, others]
+    placed = tab >= 0
+    visits = np.zeros((P, T))
+    np.add.at(visits, (np.repeat(np.arange(P), placed.sum(axis=1)), tab[placed]), 1)
+    area = np.where(table_of >= 0, area_of[np.maximum(table_of, 0)], -1)
+    counts = np.stack([(area[:, others] == a).sum(axis=1) for a in range(A)], axis=1)
+    d = day_of[h]
+    in_day = others[day_of[others] == d]
+    day_counts = np.stack([(area[:, in_day] == a).sum(axis=1) for a in range(A)], axis=1)
+    cost_area = np.zeros((P, A))
+    for a in range(A):
+        add = np.zeros(A)
+        add[a] = 1
+        cost_area[:, a] = W_EVENT * _outside(counts + add, share[None, :]).sum(axis=1)
+        cost_area[:, a] += W_DAY * _outside(day_counts + add, day_share[d][None, :]).sum(axis=1)
+        for nb in (h - 1, h + 1):
+            if 0 <= nb < H:
+                cost_area[:, a] += W_NEXT * (area[:, nb] == a)
+    return W_TABLE * visits + cost_area[:, area_of]
+
+
+def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
+                  given: np.ndarray | None = None, sweeps: int = 30,
+                  steps: int = 2_000_000) -> np.ndarray:
+    """Give every group a table number: returns seating[hanchan, table, seat].
+
+    movable/given: hanchans with movable False keep the table numbers of `given`
+    (a seating of the same shape) and are never renumbered.
+    """
+    H, G, S = plan.shape
+    P = event.players
+    area_of = event.area_of_table
+    day_of = event.day_of
+    share, day_share = area_shares(event)
+    if movable is None:
+        movable = np.ones(H, dtype=bool)
+    table_of = np.full((P, H), -1, dtype=np.int64)
+    assign = np.full((H, G), -1, dtype=np.int64)
+    for h in range(H):
+        if not movable[h]:
+            # a fixed hanchan: find which given table holds each group
+            for g in range(G):
+                t = np.nonzero((given[h] == plan[h, g][None, :]).all(axis=1))[0]
+                assign[h, g] = t[0]
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+
+    given_area = area_of[assign] if (~movable).any() else None
+    chosen = assign_areas(event, plan, movable, given_area)
+
+    def solve(h, keep=False):
+        cost = _player_costs(h, table_of, area_of, share, day_share, day_of, None)
+        group_cost = cost[plan[h]].sum(axis=1)  # (G, T)
+        if keep and chosen is not None:
+            group_cost = group_cost + W_KEEP * (area_of[None, :] != chosen[h][:, None])
+        rows, cols = linear_sum_assignment(group_cost)
+        return cols[np.argsort(rows)], group_cost[rows, cols].sum()
+
+    for h in range(H):
+        if movable[h]:
+            assign[h], _ = solve(h, keep=True)
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    for _ in range(sweeps):
+        changed = False
+        for h in range(H):
+            if not movable[h]:
+                continue
+            table_of[:, h] = -1
+            new, _ = solve(h, keep=True)
+            if not np.array_equal(new, assign[h]):
+                changed = True
+            assign[h] = new
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+        if not changed:
+            break
+    # the sweeps stop in a local optimum: anneal over swaps of two groups' tables in a hanchan,
+    # first on table repeats and event shares alone, then on everything without ever giving
+    # those up (temperatures below their weights); then sweep again from the best plan found
+    mov = np.asarray(movable, dtype=np.bool_)
+    if chosen is None:
+        first = np.array([10.0, 1.0, 0.0, 0.0])
+        _anneal(plan, assign, table_of, mov, area_of, share, day_share, day_of, steps,
+                event.seed + 6, first, 0.6, 0.3)
+        for h in range(H):
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
+    _anneal(plan, assign, table_of, mov, area_of, share, day_share, day_of, steps,
+            event.seed + 7, full, 2 * W_DAY, W_NEXT / 20)
+    for h in range(H):
+        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    for _ in range(sweeps):
+        changed = False
+        for h in range(H):
+            if not movable[h]:
+                continue
+            table_of[:, h] = -1
+            new, _ = solve(h)
+            changed |= not np.array_equal(new, assign[h])
+            assign[h] = new
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+        if not changed:
+            break
+    seating = np.empty_like(plan)
+    for h in range(H):
+        seating[h, assign[h]] = plan[h]
+    return seating
+
+
+# ----------------------------------------------------------------------------------
+# Leaving the Hungarian sweeps' local optimum: annealed swaps of two groups' tables
+# ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _outside1(value, share):
+    lo = np.floor(share + 1e-9)
+    hi = np.ceil(share - 1e-9)
+    return max(value - hi, lo - value, 0.0)
+
+
+@njit(cache=True)
+def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_of, share,
+               day_share, day_of, w):
+    """Change of player p's cost if it sat at t_new instead of t_old in hanchan h."""
+    H = table_of.shape[1]
+    a0 = area_of[t_old]
+    a1 = area_of[t_new]
+    d = 0.0
+    if t_new != t_old:
+        # visits[p, t_old] includes this hanchan
+        d += w[0] * ((visits[p, t_new] >= 1) - (visits[p, t_old] >= 2))
+    if a0 != a1:
+        dd = day_of[h]
+        d += w[1] * (_outside1(count[p, a0] - 1, share[a0]) - _outside1(count[p, a0], share[a0])
+                     + _outside1(count[p, a1] + 1, share[a1]) - _outside1(count[p, a1], share[a1]))
+        d += w[2] * (_outside1(day_count[p, dd, a0] - 1, day_share[dd, a0])
+                     - _outside1(day_count[p, dd, a0], day_share[dd, a0])
+                     + _outside1(day_count[p, dd, a1] + 1, day_share[dd, a1])
+                     - _outside1(day_count[p, dd, a1], day_share[dd, a1]))
+        for nb in (h - 1, h + 1):
+            if 0 <= nb < H and table_of[p, nb] >= 0:
+                an = area_of[table_of[p, nb]]
+                d += w[3] * ((an == a1) - (an == a0))
+    return d
+
+
+@njit(cache=True)
+def _place(p, h, t_old, t_new, table_of, visits, count, day_count, area_of, day_of):
+    visits[p, t_old] -= 1
+    visits[p, t_new] += 1
+    count[p, area_of[t_old]] -= 1
+    count[p, area_of[t_new]] += 1
+    day_count[p, day_of[h], area_of[t_old]] -= 1
+    day_count[p, day_of[h], area_of[t_new]] += 1
+    table_of[p, h] = t_new
+
+
+@njit(cache=True)
+def _anneal(plan, assign, table_of, movable, area_of, share, day_share, day_of, steps, seed, w,
+            t_start, t_end):
+    """Annealed swaps of two groups' tables in one hanchan; assign keeps the best found.
+
+    Half the moves start from a player whose cost is positive (a table seen again, an area
+    off its share, ...), moving its group; the rest are uniform.
+    """
+    np.random.seed(seed)
+    H, G, S = plan.shape
+    P = table_of.shape[0]
+    A = share.shape[0]
+    T = area_of.shape[0]
+    D = day_share.shape[0]
+    group_of = np.empty((P, H), dtype=np.int64)
+    visits = np.zeros((P, T), dtype=np.int64)
+    count = np.zeros((P, A), dtype=np.int64)
+    day_count = np.zeros((P, D, A), dtype=np.int64)
+    for h in range(H):
+        for g in range(G):
+            for s in range(S):
+                p = plan[h, g, s]
+                group_of[p, h] = g
+                t = table_of[p, h]
+                visits[p, t] += 1
+                count[p, area_of[t]] += 1
+                day_count[p, day_of[h], area_of[t]] += 1
+    # player costs, for the focus and the total
+    pc = np.zeros(P)
+    for p in range(P):
+        c = 0.0
+        for t in range(T):
+            if visits[p, t] > 1:
+                c += w[0] * (visits[p, t] - 1)
+        for a in range(A):
+            c += w[1] * _outside1(count[p, a], share[a])
+            for d in range(D):
+                c += w[2] * _outside1(day_count[p, d, a], day_share[d, a])
+        for h in range(1, H):
+            if area_of[table_of[p, h]] == area_of[table_of[p, h - 1]]:
+                c += w[3]
+        pc[p] = c
+    total = pc.sum()
+    best = total
+    best_assign = assign.copy()
+    temp = t_start
+    cool = (t_end / t_start) ** (1.0 / max(steps, 1))
+    for _ in range(steps):
+        temp *= cool
+        p0 = -1
+        if np.random.random() < 0.5:
+            for _try in range(64):
+                q = np.random.randint(P)
+                if pc[q] > 1e-9:
+                    p0 = q
+                    break
+        h = np.random.randint(H)
+        if not movable[h]:
+            continue
+        g1 = group_of[p0, h] if p0 >= 0 else np.random.randint(G)
+        g2 = np.random.randint(G - 1)
+        if g2 >= g1:
+            g2 += 1
+        t1 = assign[h, g1]
+        t2 = assign[h, g2]
+        if area_of[t1] == area_of[t2] and w[0] == 0.0:
+            continue
+        d = 0.0
+        for s in range(S):
+            d += _move_cost(plan[h, g1, s], h, t1, t2, table_of, visits, count, day_count,
+                            area_of, share, day_share, day_of, w)
+            d += _move_cost(plan[h, g2, s], h, t2, t1, table_of, visits, count, day_count,
+                            area_of, share, day_share, day_of, w)
+        if d <= 0 or np.random.random() < np.exp(-d / temp):
+            for s in range(S):
+                a = plan[h, g1, s]
+                b = plan[h, g2, s]
+                pc[a] += _move_cost(a, h, t1, t2, table_of, visits, count, day_count, area_of,
+                                    share, day_share, day_of, w)
+                _place(a, h, t1, t2, table_of, visits, count, day_count, area_of, day_of)
+            for s in range(S):
+                b = plan[h, g2, s]
+                pc[b] += _move_cost(b, h, t2, t1, table_of, visits, count, day_count, area_of,
+                                    share, day_share, day_of, w)
+                _place(b, h, t2, t1, table_of, visits, count, day_count, area_of, day_of)
+            assign[h, g1] = t2
+            assign[h, g2] = t1
+            total += d
+            if total < best - 1e-9:
+                best = total
+                best_assign[:] = assign
+    assign[:] = best_assign
+    return best

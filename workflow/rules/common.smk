@@ -1,0 +1,30 @@
+"""Validate the organizer's config before any work; shared names for the rules."""
+
+import sys
+from pathlib import Path
+
+import yaml
+
+from seating.event import ConfigError, as_config, load_event
+
+SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
+
+try:
+    EVENT = load_event(dict(config), yaml.safe_load(SCHEMA.read_text()))
+except ConfigError as error:
+    print(f"config error: {error}", file=sys.stderr)
+    sys.exit(1)
+
+OUT = f"results/{EVENT.name}"
+EVENT_CONFIG = as_config(EVENT)
+# what every stage needs; search settings go only to the stages that search
+EVENT_CORE = {k: v for k, v in EVENT_CONFIG.items() if k != "search"}
+SEARCH = EVENT_CONFIG["search"]
+
+
+def stage(number, name, file):
+    return f"{OUT}/{number:02d}_{name}/{file}"
+
+
+def log_of(name):
+    return f"{OUT}/logs/{name}.log"

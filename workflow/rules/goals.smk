@@ -1,0 +1,16 @@
+rule goals:
+    """The finer goals in order: common opponents, countries met, class mix, back to back."""
+    input:
+        groups=rules.swaps.output.groups,
+    output:
+        groups=stage(4, "goals", "groups.csv"),
+        summary=stage(4, "goals", "summary.json"),
+    params:
+        event=EVENT_CORE,
+        search=SEARCH,
+    log:
+        log_of("goals"),
+    benchmark:
+        f"{OUT}/benchmarks/goals.tsv"
+    script:
+        "../../scripts/goals.py"

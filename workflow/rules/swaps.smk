@@ -1,0 +1,16 @@
+rule swaps:
+    """Tabu swap search until no repeat and no avoidable compatriot meeting is left."""
+    input:
+        groups=rules.draft.output.groups,
+    output:
+        groups=stage(3, "swaps", "groups.csv"),
+        summary=stage(3, "swaps", "summary.json"),
+    params:
+        event=EVENT_CORE,
+        search=SEARCH,
+    log:
+        log_of("swaps"),
+    benchmark:
+        f"{OUT}/benchmarks/swaps.tsv"
+    script:
+        "../../scripts/swaps.py"
