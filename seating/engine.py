@@ -1164,7 +1164,7 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
     return w
 
 
-def anneal_goal(search: "Search", goal: int, steps: int, deadline: float, log,
+def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000) -> int:
     """Simulated annealing on one goal under the locks; keeps the best plan found."""
     s = search.state

@@ -14,8 +14,14 @@ import time
 import numpy as np
 
 from . import engine
-from .bounds import (compatriot_floor, countries_ceiling, countries_mean_ceiling,
-                     indirect_ceiling, mix_targets, repeat_floor)
+from .bounds import (
+    compatriot_floor,
+    countries_ceiling,
+    countries_mean_ceiling,
+    indirect_ceiling,
+    mix_targets,
+    repeat_floor,
+)
 from .countries import compatriot_weights, size_classes
 from .event import Event
 

@@ -124,8 +124,9 @@ def countries_svg(event: Event, met: np.ndarray, target: int | None) -> str:
                 f'<text x="{left + P * bw + 2:g}" y="{y + 3:g}" font-size="8">target {target}'
                 "</text>")
     width = left + P * bw + 60
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{top + height + 10}"'
-            f' viewBox="0 0 {width:g} {top + height + 10}" role="img">' + _rects(cells) + ticks
+    full = top + height + 10
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{full}"'
+            f' viewBox="0 0 {width:g} {full}" role="img">' + _rects(cells) + ticks
             + line + "</svg>")
 
 

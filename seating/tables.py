@@ -22,106 +22,145 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
-from scipy.sparse import coo_matrix
+from scipy.optimize import linear_sum_assignment
 
 from .bounds import area_shares
 from .event import Event
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
-W_KEEP = 1e12  # the first numbering keeps every group in the area the integer program chose
+W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 
 
 def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(count - np.ceil(share - 1e-9), np.floor(share + 1e-9) - count), 0)
 
 
-def _area_cost(event: Event, plan: np.ndarray, area: np.ndarray) -> float:
-    """Day shares (W_DAY) and area changes (W_NEXT) of an area choice area[h, g]."""
+@njit(cache=True)
+def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
+    """Tabu search for each player's count per area within [lo, hi] (event shares).
+
+    area[h, g] is the area of group g in hanchan h; a move swaps the areas of two groups of
+    one hanchan, so every area keeps its number of tables. Each iteration takes a player off
+    its share and the best non-tabu swap moving one of its groups (recently moved groups are
+    tabu for a while, unless the move beats the best plan). Returns the faults left.
+    """
+    np.random.seed(seed)
     H, G, S = plan.shape
-    _, day_share = area_shares(event)
-    per_player = np.empty((event.players, H), dtype=np.int64)
+    P = lo.shape[0]
+    A = lo.shape[1]
+    group_of = np.empty((P, H), dtype=np.int64)
+    count = np.zeros((P, A), dtype=np.int64)
     for h in range(H):
-        per_player[plan[h].ravel(), h] = np.repeat(area[h], S)
-    cost = W_NEXT * float((per_player[:, 1:] == per_player[:, :-1]).sum())
-    day_of = event.day_of
-    for d in range(len(event.days)):
-        cols = per_player[:, day_of == d]
-        for a in range(len(event.areas)):
-            cost += W_DAY * _outside((cols == a).sum(axis=1), day_share[d, a]).sum()
-    return cost
+        for g in range(G):
+            for s in range(S):
+                p = plan[h, g, s]
+                group_of[p, h] = g
+                count[p, area[h, g]] += 1
+
+    total = 0
+    for p in range(P):
+        for a in range(A):
+            total += max(count[p, a] - hi[p, a], lo[p, a] - count[p, a], 0)
+    best = total
+    best_area = area.copy()
+    tabu = np.zeros((H, G), dtype=np.int64)
+    bad = np.empty(P, dtype=np.int64)
+    for it in range(iterations):
+        if total == 0:
+            break
+        nb = 0
+        for p in range(P):
+            for a in range(A):
+                if count[p, a] > hi[p, a] or count[p, a] < lo[p, a]:
+                    bad[nb] = p
+                    nb += 1
+                    break
+        p = bad[np.random.randint(nb)]
+        best_d = 1 << 30
+        best_h = -1
+        best_g2 = -1
+        ties = 0
+        for h in range(H):
+            if not movable[h]:
+                continue
+            g1 = group_of[p, h]
+            a1 = area[h, g1]
+            for g2 in range(G):
+                a2 = area[h, g2]
+                if a2 == a1:
+                    continue
+                d = 0
+                for s in range(S):
+                    u = plan[h, g1, s]
+                    v = plan[h, g2, s]
+                    d += (max(count[u, a1] - 1 - hi[u, a1], lo[u, a1] - count[u, a1] + 1, 0)
+                          - max(count[u, a1] - hi[u, a1], lo[u, a1] - count[u, a1], 0)
+                          + max(count[u, a2] + 1 - hi[u, a2], lo[u, a2] - count[u, a2] - 1, 0)
+                          - max(count[u, a2] - hi[u, a2], lo[u, a2] - count[u, a2], 0))
+                    d += (max(count[v, a2] - 1 - hi[v, a2], lo[v, a2] - count[v, a2] + 1, 0)
+                          - max(count[v, a2] - hi[v, a2], lo[v, a2] - count[v, a2], 0)
+                          + max(count[v, a1] + 1 - hi[v, a1], lo[v, a1] - count[v, a1] - 1, 0)
+                          - max(count[v, a1] - hi[v, a1], lo[v, a1] - count[v, a1], 0))
+                if (tabu[h, g1] > it or tabu[h, g2] > it) and total + d >= best:
+                    continue
+                if d < best_d:
+                    best_d = d
+                    best_h = h
+                    best_g2 = g2
+                    ties = 1
+                elif d == best_d:
+                    ties += 1
+                    if np.random.randint(ties) == 0:
+                        best_h = h
+                        best_g2 = g2
+        if best_h < 0:
+            continue
+        h = best_h
+        g1 = group_of[p, h]
+        g2 = best_g2
+        a1 = area[h, g1]
+        a2 = area[h, g2]
+        for s in range(S):
+            u = plan[h, g1, s]
+            v = plan[h, g2, s]
+            count[u, a1] -= 1
+            count[u, a2] += 1
+            count[v, a2] -= 1
+            count[v, a1] += 1
+        area[h, g1] = a2
+        area[h, g2] = a1
+        total += best_d
+        tabu[h, g1] = it + tenure + np.random.randint(tenure)
+        tabu[h, g2] = it + tenure + np.random.randint(tenure)
+        if total < best:
+            best = total
+            best_area[:] = area
+    area[:] = best_area
+    return best
 
 
 def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
-                 given_area: np.ndarray | None, attempts: int = 6, seconds: float = 2.0,
-                 keep: int = 1) -> np.ndarray | None:
+                 given_area: np.ndarray | None, iterations: int = 200_000) -> np.ndarray:
     """Area of every group in every hanchan, each player within 1 of its share per area.
 
-    An integer program (scipy's HiGHS): x[h, g, a] = 1 if group g of hanchan h sits in area
-    a; each group in one area, each area holding its tables, each player's count per area
-    between floor and ceil of its share; hanchans not movable keep given_area. The shares
-    leave almost no freedom (an exact cover). HiGHS either solves it at once or stalls,
-    depending on the order of the groups, and with an objective it stalls outright; so it is
-    solved for a few fixed orders with a short cap each until `keep` solutions are found,
-    and of those the one best on day shares and area changes is kept. None if all stall
-    (the annealing then balances on its own).
+    The shares leave almost no freedom (on the default event they force exactly 80, 72 and
+    48 players into the three possible count patterns), so this is a small exact-cover-like
+    problem; a tabu search on the players off their share solves it (see _area_tabu).
+    Hanchans not movable keep given_area.
     """
     H, G, S = plan.shape
-    P = event.players
-    A = len(event.areas)
     cap = np.array([n for _, n in event.areas])
     share, _ = area_shares(event)
     rng = np.random.default_rng(event.seed)
-    best, best_cost = None, np.inf
-    found = 0
-    for _ in range(attempts):
-        if found >= keep:
-            break
-        order = rng.permutation(G)  # order[i]: the group that is variable block i
-        group_of = np.zeros((P, H), dtype=np.int64)
-        for h in range(H):
-            group_of[plan[h, order].ravel(), h] = np.repeat(np.arange(G), S)
-        rows, cols, lo, hi = [], [], [], []
-
-        def add(columns, low, high):
-            rows.extend([len(lo)] * len(columns))
-            cols.extend(columns)
-            lo.append(low)
-            hi.append(high)
-
-        def x(h, i, a):
-            return (h * G + i) * A + a
-
-        for h in range(H):
-            for i in range(G):
-                if movable[h]:
-                    add([x(h, i, a) for a in range(A)], 1, 1)
-                else:
-                    for a in range(A):
-                        keep = int(given_area[h, order[i]] == a)
-                        add([x(h, i, a)], keep, keep)
-        for h in range(H):
-            for a in range(A):
-                add([x(h, i, a) for i in range(G)], cap[a], cap[a])
-        for p in range(P):
-            for a in range(A):
-                add([x(h, group_of[p, h], a) for h in range(H)],
-                    np.floor(share[a] + 1e-9), np.ceil(share[a] - 1e-9))
-        n = H * G * A
-        matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(lo), n)).tocsr()
-        res = milp(np.zeros(n), constraints=LinearConstraint(matrix, lo, hi),
-                   integrality=np.ones(n), bounds=Bounds(0, 1),
-                   options={"time_limit": seconds})
-        if res.x is None:
-            continue
-        chosen = np.round(res.x).astype(np.int64).reshape(H, G, A).argmax(axis=2)
-        area = np.empty((H, G), dtype=np.int64)
-        area[:, order] = chosen
-        found += 1
-        cost = _area_cost(event, plan, area)
-        if cost < best_cost:
-            best, best_cost = area, cost
-    return best
+    area = np.empty((H, G), dtype=np.int64)
+    for h in range(H):
+        area[h] = given_area[h] if not movable[h] else rng.permutation(np.repeat(
+            np.arange(len(cap)), cap))
+    lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi, iterations,
+               event.seed + 6, 10)
+    return area
 
 
 def _player_costs(h, table_of, area_of, share, day_share, day_of, fixed_rows) -> np.ndarray:
@@ -179,58 +218,43 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     given_area = area_of[assign] if (~movable).any() else None
     chosen = assign_areas(event, plan, movable, given_area)
 
-    def solve(h, keep=False):
+    def solve(h, keep):
         cost = _player_costs(h, table_of, area_of, share, day_share, day_of, None)
         group_cost = cost[plan[h]].sum(axis=1)  # (G, T)
-        if keep and chosen is not None:
+        if keep:
             group_cost = group_cost + W_KEEP * (area_of[None, :] != chosen[h][:, None])
         rows, cols = linear_sum_assignment(group_cost)
-        return cols[np.argsort(rows)], group_cost[rows, cols].sum()
+        return cols[np.argsort(rows)]
+
+    def sweep(keep):
+        """Renumber one hanchan at a time, given all the others, while anything changes."""
+        for _ in range(sweeps):
+            changed = False
+            for h in range(H):
+                if not movable[h]:
+                    continue
+                table_of[:, h] = -1
+                new = solve(h, keep)
+                changed |= not np.array_equal(new, assign[h])
+                assign[h] = new
+                table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+            if not changed:
+                return
 
     for h in range(H):
         if movable[h]:
-            assign[h], _ = solve(h, keep=True)
+            assign[h] = solve(h, keep=True)
             table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-    for _ in range(sweeps):
-        changed = False
-        for h in range(H):
-            if not movable[h]:
-                continue
-            table_of[:, h] = -1
-            new, _ = solve(h, keep=True)
-            if not np.array_equal(new, assign[h]):
-                changed = True
-            assign[h] = new
-            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-        if not changed:
-            break
-    # the sweeps stop in a local optimum: anneal over swaps of two groups' tables in a hanchan,
-    # first on table repeats and event shares alone, then on everything without ever giving
-    # those up (temperatures below their weights); then sweep again from the best plan found
-    mov = np.asarray(movable, dtype=np.bool_)
-    if chosen is None:
-        first = np.array([10.0, 1.0, 0.0, 0.0])
-        _anneal(plan, assign, table_of, mov, area_of, share, day_share, day_of, steps,
-                event.seed + 6, first, 0.6, 0.3)
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    sweep(keep=True)
+    # the sweeps stop in a local optimum: anneal over swaps of two groups' tables in one
+    # hanchan at temperatures below the weight of the event shares (a table repeat may still
+    # be traded for them, as the spec orders), then sweep again from the best plan found
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
-    _anneal(plan, assign, table_of, mov, area_of, share, day_share, day_of, steps,
-            event.seed + 7, full, 2 * W_DAY, W_NEXT / 20)
+    _anneal(plan, assign, table_of, np.asarray(movable, dtype=np.bool_), area_of, share,
+            day_share, day_of, steps, event.seed + 7, full, 2 * W_DAY, W_NEXT / 20)
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-    for _ in range(sweeps):
-        changed = False
-        for h in range(H):
-            if not movable[h]:
-                continue
-            table_of[:, h] = -1
-            new, _ = solve(h)
-            changed |= not np.array_equal(new, assign[h])
-            assign[h] = new
-            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-        if not changed:
-            break
+    sweep(keep=False)
     seating = np.empty_like(plan)
     for h in range(H):
         seating[h, assign[h]] = plan[h]

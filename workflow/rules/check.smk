@@ -6,11 +6,11 @@ rule check:
     output:
         check=stage(7, "check", "check.json"),
         report=stage(7, "check", "report.html"),
+    log:
+        log_of("check"),
     params:
         event=EVENT_CORE,
         search=SEARCH,
-    log:
-        log_of("check"),
     script:
         "../../scripts/check.py"
 

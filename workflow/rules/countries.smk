@@ -3,9 +3,9 @@ rule countries:
     output:
         places=stage(1, "countries", "places.csv"),
         summary=stage(1, "countries", "summary.json"),
-    params:
-        event=EVENT_CORE,
     log:
         log_of("countries"),
+    params:
+        event=EVENT_CORE,
     script:
         "../../scripts/countries.py"

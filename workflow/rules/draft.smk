@@ -5,9 +5,9 @@ rule draft:
     output:
         groups=stage(2, "draft", "groups.csv"),
         summary=stage(2, "draft", "summary.json"),
-    params:
-        event=EVENT_CORE,
     log:
         log_of("draft"),
+    params:
+        event=EVENT_CORE,
     script:
         "../../scripts/draft.py"

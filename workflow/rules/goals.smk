@@ -5,12 +5,12 @@ rule goals:
     output:
         groups=stage(4, "goals", "groups.csv"),
         summary=stage(4, "goals", "summary.json"),
-    params:
-        event=EVENT_CORE,
-        search=SEARCH,
     log:
         log_of("goals"),
     benchmark:
         f"{OUT}/benchmarks/goals.tsv"
+    params:
+        event=EVENT_CORE,
+        search=SEARCH,
     script:
         "../../scripts/goals.py"

@@ -5,12 +5,12 @@ rule swaps:
     output:
         groups=stage(3, "swaps", "groups.csv"),
         summary=stage(3, "swaps", "summary.json"),
-    params:
-        event=EVENT_CORE,
-        search=SEARCH,
     log:
         log_of("swaps"),
     benchmark:
         f"{OUT}/benchmarks/swaps.tsv"
+    params:
+        event=EVENT_CORE,
+        search=SEARCH,
     script:
         "../../scripts/swaps.py"

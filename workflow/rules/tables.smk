@@ -5,9 +5,9 @@ rule tables:
     output:
         seating=stage(6, "tables", "seating.csv"),
         summary=stage(6, "tables", "summary.json"),
-    params:
-        event=EVENT_CORE,
     log:
         log_of("tables"),
+    params:
+        event=EVENT_CORE,
     script:
         "../../scripts/tables.py"

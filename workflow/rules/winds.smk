@@ -5,10 +5,10 @@ rule winds:
     output:
         groups=stage(5, "winds", "groups.csv"),
         summary=stage(5, "winds", "summary.json"),
+    log:
+        log_of("winds"),
     params:
         event=EVENT_CORE,
         search=SEARCH,
-    log:
-        log_of("winds"),
     script:
         "../../scripts/winds.py"

@@ -1,0 +1,29 @@
+# Two commands on a fresh machine:
+#   make run    install what is needed and plan the default event (config/config.yaml)
+#   make test   install what is needed and run the whole test suite (what CI runs)
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench clean
+
+$(BIN)/.installed: requirements.txt pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+run: $(BIN)/.installed
+	$(BIN)/snakemake
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/snakefmt --check Snakefile workflow
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(BIN)/.installed
+	$(BIN)/python benchmarks/default_event.py
+
+clean:
+	rm -rf results .snakemake

@@ -1,0 +1,123 @@
+"""End to end: `snakemake` on small events, as an organizer and an auditor run it."""
+
+import csv
+import json
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import DATA, ROOT
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
+           "-c1", "--quiet", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    work = tmp_path_factory.mktemp("small")
+    done = snakemake(work, "--configfile", str(DATA / "small.yaml"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    return work / "results" / "small-64"
+
+
+def read_seating(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_outputs_and_format(small_run):
+    for name in ("seating.csv", "check.json", "report.html"):
+        assert (small_run / name).stat().st_size > 0
+    for n, stage in enumerate(["countries", "draft", "swaps", "goals", "winds", "tables",
+                               "check"], start=1):
+        assert (small_run / f"{n:02d}_{stage}").is_dir()
+    header = (small_run / "seating.csv").read_text().splitlines()[0]
+    assert header.startswith("hanchan,table,wind,place,country")
+    rows = read_seating(small_run / "seating.csv")
+    assert len(rows) == 64 * 6
+    assert {r["wind"] for r in rows} == set("ESWN")
+    assert all(len(r["place"].split()[1]) == 2 for r in rows)  # largest delegation is 10
+
+
+def test_check_matches_an_independent_recount(small_run):
+    rows = read_seating(small_run / "seating.csv")
+    check = json.loads((small_run / "check.json").read_text())
+    tables = {}
+    for r in rows:
+        tables.setdefault((r["hanchan"], r["table"]), []).append(r)
+    meets = {}
+    for group in tables.values():
+        assert len(group) == 4 and {r["wind"] for r in group} == set("ESWN")
+        for a, b in combinations(sorted(r["place"] for r in group), 2):
+            meets[(a, b)] = meets.get((a, b), 0) + 1
+    repeats = sum(m - 1 for m in meets.values())
+    country = {r["place"]: r["country"] for r in rows}
+    compat = sum(m for (a, b), m in meets.items() if country[a] == country[b])
+    assert check["repeat_meetings"] == repeats
+    assert check["compatriot_meetings"] == compat
+    # every place sits once per hanchan
+    for h in range(1, 7):
+        assert sorted(r["place"] for r in rows if r["hanchan"] == str(h)) == sorted(country)
+
+
+def test_rules_met_on_a_small_event(small_run):
+    check = json.loads((small_run / "check.json").read_text())
+    assert check["repeat_meetings"] == 0
+    assert check["compatriot_meetings"] == 0
+    assert check["unlinked_pairs"] == 0
+    for key in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
+        assert check[key] == 0, key
+    assert check["area_max_deviation"] < 1
+
+
+def test_same_config_same_bytes(small_run, tmp_path):
+    again = snakemake(tmp_path, "--configfile", str(DATA / "small.yaml"))
+    assert again.returncode == 0, again.stderr[-3000:]
+    for name in ("seating.csv", "check.json"):
+        assert (tmp_path / "results" / "small-64" / name).read_bytes() == \
+            (small_run / name).read_bytes()
+
+
+def test_another_event_gets_only_its_own_countries(small_run):
+    own = set(yaml.safe_load((DATA / "small.yaml").read_text())["countries"])
+    seen = {r["country"] for r in read_seating(small_run / "seating.csv")}
+    assert seen == own  # nothing of the default event leaks in
+
+
+def test_auditor_reruns_one_stage(small_run):
+    work = small_run.parent.parent
+    before = (small_run / "04_goals" / "groups.csv").read_bytes()
+    done = snakemake(work, "--configfile", str(DATA / "small.yaml"), "--forcerun", "goals")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (small_run / "04_goals" / "groups.csv").read_bytes() == before
+
+
+def test_bad_config_stops_with_one_line(tmp_path):
+    bad = yaml.safe_load((DATA / "small.yaml").read_text())
+    bad["days"] = [3, 4]
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(bad))
+    done = snakemake(tmp_path, "--configfile", str(path))
+    assert done.returncode != 0
+    errors = [line for line in done.stderr.splitlines() if line.startswith("config error:")]
+    assert errors == ["config error: days: [3, 4] sums to 7 hanchans, but hanchans is 6"]
+    assert not (tmp_path / "results").exists()
+
+
+def test_three_player_tables(tmp_path):
+    done = snakemake(tmp_path, "--configfile", str(DATA / "sanma.yaml"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = tmp_path / "results" / "sanma-small"
+    rows = read_seating(out / "seating.csv")
+    assert {r["wind"] for r in rows} == set("ESW")
+    check = json.loads((out / "check.json").read_text())
+    assert check["repeat_meetings"] == 0 and check["compatriot_meetings"] == 0
+    for key in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
+        assert check[key] == 0, key

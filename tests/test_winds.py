@@ -1,0 +1,138 @@
+"""Wind rules, tested exactly for every player, and the patterns that satisfy them."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from seating.winds import (assign_winds, choose_patterns, image, is_valid, random_valid_sequence,
+                           sequence_faults)
+
+
+def reference_valid(seq, days, k):
+    """The rules spelled out plainly, independent of sequence_faults."""
+    h = len(seq)
+    counts = [seq.count(w) for w in range(k)]
+    if min(counts) < h // k or max(counts) > -(-h // k):
+        return False
+    if k == 4 and abs(counts[0] + counts[1] - counts[2] - counts[3]) > 1:
+        return False
+    start = 0
+    for d in days:
+        part = seq[start:start + d]
+        c = [part.count(w) for w in range(k)]
+        if min(c) < d // k or max(c) > -(-d // k):
+            return False
+        if k == 4 and abs(c[0] + c[1] - c[2] - c[3]) > 1:
+            return False
+        start += d
+    if any(a == b for a, b in zip(seq, seq[1:])):
+        return False
+    for n in range(1, h + 1):
+        if n % k:
+            c = [seq[:n].count(w) for w in range(k)]
+            if max(c) - min(c) > 1:
+                return False
+    return True
+
+
+def count_valid(days, k):
+    """Depth-first count with the prefix and consecutive rules as pruning."""
+    h = sum(days)
+    total = 0
+    seq = []
+
+    def rec():
+        nonlocal total
+        if len(seq) == h:
+            total += reference_valid(seq, days, k)
+            return
+        for w in range(k):
+            if seq and seq[-1] == w:
+                continue
+            seq.append(w)
+            n = len(seq)
+            c = [seq.count(x) for x in range(k)]
+            if n % k == 0 or max(c) - min(c) <= 1:
+                rec()
+            seq.pop()
+
+    rec()
+    return total
+
+
+def test_championship_rules_leave_26624_sequences():
+    # the issue's count for 14 hanchans over 5/5/4 with the prefix rule
+    assert count_valid((5, 5, 4), 4) == 26624
+
+
+def test_spec_wording_for_14_hanchans():
+    seq = [0, 1, 2, 3, 0, 2, 1, 3, 2, 0, 3, 1, 0, 2]  # E S W N E W S N W E N S E W
+    assert is_valid(np.array(seq), (5, 5, 4), 4)
+    counts = np.bincount(seq, minlength=4)
+    assert set(counts) <= {3, 4} and counts[0] + counts[1] == 7 == counts[2] + counts[3]
+    # both extras East-or-South breaks "one extra E/S and one extra W/N"
+    bad = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1]
+    assert not is_valid(np.array(bad), (5, 5, 4), 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=10, max_size=10))
+def test_sequence_faults_agree_with_reference(seq):
+    assert is_valid(np.array(seq), (5, 5), 4) == reference_valid(seq, (5, 5), 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=7, max_size=7))
+def test_three_winds_agree_with_reference(seq):
+    assert is_valid(np.array(seq), (4, 3), 3) == reference_valid(seq, (4, 3), 3)
+
+
+@pytest.mark.parametrize("days,k", [((5, 5, 4), 4), ((7, 6), 3), ((4, 4), 4), ((3, 3, 3), 3),
+                                    ((5, 4, 5, 2), 4), ((4,), 4)])
+def test_patterns_valid_and_balanced(days, k):
+    rng = np.random.default_rng(7)
+    players = 12 * k
+    pat = choose_patterns(players, days, k, rng)
+    for row in pat:
+        assert reference_valid(row.tolist(), days, k)
+    for h in range(sum(days)):
+        assert np.bincount(pat[:, h], minlength=k).tolist() == [players // k] * k
+
+
+def test_images_differ_everywhere():
+    rng = np.random.default_rng(1)
+    for k in (3, 4):
+        seq = random_valid_sequence(rng, (5, 5, 4), k)
+        imgs = np.stack([image(seq, q, k) for q in range(k)])
+        for h in range(imgs.shape[1]):
+            assert len(set(imgs[:, h])) == k
+        for img in imgs:
+            assert is_valid(img, (5, 5, 4), k)
+
+
+def test_assign_winds_keeps_a_keyed_plan_valid():
+    rng = np.random.default_rng(3)
+    days = (5, 5, 4)
+    pat = choose_patterns(80, days, 4, rng)
+    plan = np.zeros((14, 20, 4), dtype=np.int64)
+    for h in range(14):
+        for w in range(4):
+            plan[h, :, w] = rng.permutation(np.nonzero(pat[:, h] == w)[0])
+    out, left = assign_winds(plan, days, 1, 20000)
+    assert left == 0
+    winds = np.empty((80, 14), dtype=np.int64)
+    for s in range(4):
+        winds[out[:, :, s], np.arange(14)[:, None]] = s
+    f = sequence_faults(winds, days, 4)
+    assert not (f["count_bad"].any() or f["day_bad"].any() or f["consecutive"].any()
+                or f["prefix"].any())
+    for h in range(14):  # still the same tables
+        assert sorted(map(sorted, out[h].tolist())) == sorted(map(sorted, plan[h].tolist()))
+
+
+def test_all_permutations_of_one_block_are_valid():
+    for perm in itertools.permutations(range(4)):
+        assert is_valid(np.array(perm), (4,), 4)
