@@ -1165,9 +1165,19 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
 
 
 def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
-                t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000) -> int:
-    """Simulated annealing on one goal under the locks; keeps the best plan found."""
+                t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000,
+                compat_share: float = 0.0) -> int:
+    """Simulated annealing on one goal under the locks; keeps the best plan found.
+
+    compat_share: part of the proposals that swap two compatriots (other places then see
+    the same countries, so locks on countries met hold more often).
+    """
     s = search.state
+    country = s.ev[0]
+    members = np.argsort(country, kind="stable")
+    cstart = np.searchsorted(country[members], np.arange(country.max() + 2))
+    # a locked minimum of countries met, tested cheaply before each full evaluation
+    floor = int(search.locklen[COUNTRIES]) if search.hard[COUNTRIES] else 0
     w = _anneal_weights(s, goal)
     search.best_cost[:] = s.cost
     search.best_plan[:] = s.plan
@@ -1187,7 +1197,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         b = t_start * (t_end / t_start) ** ((done + n) / steps)
         anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
-               search.best_key, stats, True)
+               search.best_key, stats, True, compat_share, members, cstart, floor)
         done += n
         line = describe(goal, search.best_cost, s.seg)
         if line != last:
@@ -1533,8 +1543,64 @@ def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
 
 
 @njit(cache=True)
+def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, floor):
+    """False if the exchange in hanchan h leaves a place of the two tables below `floor`
+    countries met (a quick test before the full evaluation)."""
+    S = plan.shape[2]
+    gx = pos[h, x] // S
+    gy = pos[h, y] // S
+    mem = np.empty(2 * S, dtype=np.int64)
+    side = np.empty(2 * S, dtype=np.int64)
+    for s in range(S):
+        mem[s] = plan[h, gx, s]
+        mem[S + s] = plan[h, gy, s]
+        side[s] = 0
+        side[S + s] = 1
+    newside = side.copy()
+    for i in range(2 * S):
+        if mem[i] == x or mem[i] == x2:
+            newside[i] = 1
+        elif mem[i] == y or mem[i] == y2:
+            newside[i] = 0
+    for i in range(2 * S):
+        u = mem[i]
+        if cmet[u] > floor + 2 * (S - 1):
+            continue
+        v = cmet[u]
+        for j in range(2 * S):
+            if j == i or side[j] == newside[j] and side[i] == newside[i]:
+                continue
+            was = side[j] == side[i]
+            now = newside[j] == newside[i]
+            if was == now:
+                continue
+            c = country[mem[j]]
+            if c == country[u]:
+                continue
+            # count every other member of the same country once with this one
+            first = True
+            for k in range(j):
+                if k != i and country[mem[k]] == c and (side[k] == side[i]) != (
+                        newside[k] == newside[i]):
+                    first = False
+                    break
+            if not first:
+                continue
+            step = 0
+            for k in range(2 * S):
+                if k != i and country[mem[k]] == c:
+                    step += (newside[k] == newside[i]) - (side[k] == side[i])
+            before = ccount[u, c]
+            v += (before + step > 0) - (before > 0)
+        if v < floor:
+            return False
+    return True
+
+
+@njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
-           relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only):
+           relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
+           compat_share, members, cstart, floor):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
@@ -1571,13 +1637,22 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if h < 0:
                 continue
             gx = pos[h, x] // S
-            gy = np.random.randint(G - 1)
-            if gy >= gx:
-                gy += 1
-            # the place of x's wind at the other table (any place when seats are free)
-            y = plan[h, gy, pos[h, x] % S] if key[h, x] >= 0 else plan[h, gy, np.random.randint(S)]
             x2 = -1
             y2 = -1
+            if np.random.random() < compat_share:
+                # a compatriot of x: other places see the same country either way
+                y = members[cstart[country[x]] + np.random.randint(cstart[country[x] + 1]
+                                                                   - cstart[country[x]])]
+                if y == x or key[h, y] != key[h, x] or pos[h, y] // S == gx:
+                    continue
+                gy = pos[h, y] // S
+            else:
+                gy = np.random.randint(G - 1)
+                if gy >= gx:
+                    gy += 1
+                # the place of x's wind at the other table (any place when seats are free)
+                y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
+                     else plan[h, gy, np.random.randint(S)])
             if key[h, x] >= 0 and np.random.random() < 0.5:
                 k2 = np.random.randint(S - 1)
                 if k2 >= key[h, x]:
@@ -1585,6 +1660,9 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 x2 = plan[h, gx, k2]
                 y2 = plan[h, gy, k2]
             if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+                continue
+            if floor > 0 and not _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y,
+                                                        x2, y2, floor):
                 continue
             evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
         for i in range(cost.shape[0]):

@@ -59,10 +59,12 @@ def bounds(event: Event, state: engine.State) -> np.ndarray:
 def targets(event: Event) -> dict[int, int]:
     """Level at which each worst-off goal counts as met (later goals must keep it).
 
-    Countries: the search config's countries_target, by default floor of the mean ceiling
-    (20 on the default event, where the spec says "around 20"). Common opponents:
-    indirect_target, by default 2 when delegations share opponents (each common opponent
-    of two small-delegation compatriots costs one country met), else the ceiling.
+    Countries: search.countries_target, by default the largest whole number the counting
+    bound on the mean allows (20 on the default event, where the spec says "around 20").
+    Common opponents: search.indirect_target, by default 1 (the spec's rule: a common opponent
+    with everyone you never meet) when delegations have several players, since every further
+    common opponent of two compatriots of a small delegation costs a country met; when every
+    player is their own country, the counting ceiling.
     """
     s = event.search
     cty = s.get("countries_target")
@@ -70,7 +72,7 @@ def targets(event: Event) -> dict[int, int]:
         cty = min(countries_ceiling(event), int(countries_mean_ceiling(event)))
     ind = s.get("indirect_target")
     if ind is None:
-        ind = 2 if event.delegation_sizes.max() > 1 else indirect_ceiling(event)
+        ind = 1 if event.delegation_sizes.max() > 1 else indirect_ceiling(event)
     return {engine.INDIRECT: ind, engine.COUNTRIES: cty}
 
 
@@ -78,7 +80,11 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                   time_limit: float, log=print, movable=None, steps: int = 4_000_000
                   ) -> tuple[np.ndarray, np.ndarray, dict]:
     """Stage 4: search the finer goals in order, each locked before the next."""
-    state = build_state(event, plan, keys, movable)
+    # a goal's entries are only counted from its own phase on: below the phase they would
+    # only cost evaluation time
+    active = np.zeros(engine.NGOALS, dtype=bool)
+    active[[engine.REPEATS, engine.COMPATRIOTS]] = True
+    state = build_state(event, plan, keys, movable, active)
     search = engine.Search(state, event.seed + 4, bounds(event, state))
     deadline = time.monotonic() + time_limit
     for goal in (engine.REPEATS, engine.COMPATRIOTS):
@@ -88,11 +94,16 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
     for goal in FINER_GOALS:
         name = engine.GOAL_NAMES[goal]
         target = goal_targets.get(goal)
+        state.active[goal] = True
+        state.recount()
         if search.reached(goal) or (target is not None and state.lowest(goal) > target):
             used[name] = 0
         elif goal == engine.INDIRECT:
             # raise the minimum until it stands above its target: slack for the goals below
             used[name] = search.improve(goal, moves, deadline, log, spread=1, stop_above=target)
+        elif goal == engine.COUNTRIES:
+            used[name] = search.improve(goal, moves, deadline, log, spread=4,
+                                        stop_above=target - 1)
         else:
             if target is not None:
                 state.seg[goal, engine.ACTIVE] = target

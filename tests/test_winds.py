@@ -7,8 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from seating.winds import (assign_winds, choose_patterns, image, is_valid, random_valid_sequence,
-                           sequence_faults)
+from seating.winds import (
+    assign_winds,
+    choose_patterns,
+    image,
+    is_valid,
+    random_valid_sequence,
+    sequence_faults,
+)
 
 
 def reference_valid(seq, days, k):
