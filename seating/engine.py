@@ -1065,9 +1065,10 @@ class Search:
     def lock_goal(self, goal: int, target: int | None = None) -> None:
         """From now on no plan may be worse on this goal's figure.
 
-        Sums (repeats, compatriots, back to back) and the number of unlinked pairs are locked
-        at their value; the worst-off goals (fewest common opponents, fewest countries, largest
-        mix gap) at their worst level: the buckets below it must stay empty.
+        Sums (repeats, compatriots, back to back), the number of unlinked pairs and the number
+        of class counts 3 or more off their fair share are locked at their value; otherwise
+        the worst-off goals (fewest common opponents, fewest countries, largest mix gap) are
+        locked at their worst level: the buckets below it must stay empty.
         """
         s = self.state
         if goal in (INDIRECT, COUNTRIES):
@@ -1078,7 +1079,10 @@ class Search:
         st = s.seg[goal, START]
         values = s.cost[st : st + s.seg[goal, ACTIVE]]
         above = np.nonzero(values > self.bound[st : st + len(values)] + 1e-9)[0]
-        if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (goal == INDIRECT and 0 in above):
+        if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (
+                goal in (INDIRECT, DAY_MIX, TOTAL_MIX) and 0 in above):
+            # a sum, or the open-ended worst bucket (no common opponent; 3 or more off the
+            # fair share) still holding items: its count may not grow
             length = 1
         else:
             length = int(above[0]) if above.size else len(values)
@@ -1158,7 +1162,7 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
         for c in range(n):
             w[st + c] = 4.0 ** (n - 1 - c)
     elif goal in (DAY_MIX, TOTAL_MIX):
-        w[st : st + 3] = (16.0, 4.0, 1.0)
+        w[st : st + 3] = (64.0, 8.0, 1.0)
     else:
         w[st] = 1.0
     return w

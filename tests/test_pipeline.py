@@ -121,3 +121,17 @@ def test_three_player_tables(tmp_path):
     assert check["repeat_meetings"] == 0 and check["compatriot_meetings"] == 0
     for key in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
         assert check[key] == 0, key
+
+
+def test_delegation_larger_than_the_tables(tmp_path):
+    """AAA has 20 players for 16 tables: the forced compatriot meetings are the proven
+    minimum (4 pairs a hanchan), all in AAA, and the check shows the bound."""
+    done = snakemake(tmp_path, "--configfile", str(DATA / "big-delegation.yaml"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    check = json.loads((tmp_path / "results" / "big-delegation" / "check.json").read_text())
+    assert check["compatriot_meetings_bound"] == 6 * 4
+    assert check["compatriot_meetings"] == check["compatriot_meetings_bound"]
+    assert set(check["compatriot_meetings_by_country"]) == {"AAA"}
+    assert check["repeat_meetings"] == 0
+    report = (tmp_path / "results" / "big-delegation" / "report.html").read_text()
+    assert "AAA 24 (bound 24)" in report
