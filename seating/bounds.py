@@ -86,12 +86,6 @@ def repeat_floor(event: Event) -> int:
     return -(-total // 2)
 
 
-def table_repeat_floor(event: Event) -> int:
-    """Fewest times anybody sits at a table again: nobody can avoid it past `tables` hanchans."""
-    extra = max(0, event.hanchans - event.tables)
-    return event.players * extra
-
-
 def area_shares(event: Event) -> tuple[np.ndarray, np.ndarray]:
     """Fair number of hanchans in each area, over the event (A,) and per day (D, A)."""
     sizes = np.array([n for _, n in event.areas], dtype=np.float64)

@@ -57,7 +57,12 @@ def _worst(values: np.ndarray, names: list[str], how_many: int = 5, low: bool = 
 
 
 def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict:
-    """All figures of the check, recounted from seating[hanchan, table, seat]."""
+    """All figures of the check, recounted from seating[hanchan, table, seat].
+
+    Empty seats are -1 (a hanchan may have fewer tables, a player may sit out: audits of
+    game lists). Seat s is wind s when winds_known; wind figures are None when winds are
+    unknown, the table size is not 3 or 4, or somebody sits out a hanchan.
+    """
     P = event.players
     H, T, S = seating.shape
     names = event.place_names
@@ -75,6 +80,14 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
         "tables": T,
         "table_size": S,
     }
+    played = np.zeros(P, dtype=np.int64)
+    for h in range(H):
+        seated = seating[h][seating[h] >= 0]
+        played[seated] += 1
+    fig["games_min"] = int(played.min())
+    fig["games_max"] = int(played.max())
+    full = bool((played == H).all())  # everybody plays every hanchan
+    fig["_games"] = played
 
     # -- who meets whom ------------------------------------------------------------------
     fig["repeat_meetings"] = int(np.maximum(meet - 1, 0)[upper].sum())
@@ -148,21 +161,19 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     fig["_mix_target"] = total
 
     # -- winds -----------------------------------------------------------------------
-    if winds_known and S in (3, 4):
+    if winds_known and S in (3, 4) and full:
         w = np.full((P, H), -1, dtype=np.int64)
         for h in range(H):
             for t in range(T):
                 for s in range(S):
                     if seating[h, t, s] >= 0:
                         w[seating[h, t, s], h] = s
-        played_all = (w >= 0).all()
-        f = sequence_faults(np.where(w < 0, 0, w), event.days, S)
+        f = sequence_faults(w, event.days, S)
         fig["wind_count_bad"] = int(f["count_bad"].sum())
         fig["day_wind_bad"] = int(f["day_bad"].sum())
         fig["consecutive_same_wind"] = int(f["consecutive"].sum())
         fig["prefix_wind_bad"] = int(f["prefix"].sum())
         fig["wind_two_apart"] = int(f["two_apart"].sum())
-        fig["winds_complete"] = bool(played_all)
         fig["_winds"] = w
     else:
         for k in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad",
@@ -181,7 +192,7 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
         for t in table_of[p][table_of[p] >= 0]:
             visits[p, t] += 1
     fig["table_repeats"] = int(np.maximum(visits - 1, 0).sum())
-    fig["table_repeats_bound"] = bounds.table_repeat_floor(event)
+    fig["table_repeats_bound"] = P * max(0, H - T) if full else 0
     fig["table_max_visits"] = int(visits.max())
     area_of = event.area_of_table
     A = len(event.areas)

@@ -102,7 +102,9 @@ def _one_line(error: jsonschema.ValidationError, schema: dict) -> str:
             hints.append(f"'{key}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
         return f"search: unknown key {', '.join(hints)}; known keys: {', '.join(sub)}"
     if error.validator == "required":
-        return f"{path}: {error.message}"
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        where = "" if path == "(top level)" else f"{path}: "
+        return f"{where}missing required key '{missing}'"
     if error.validator == "pattern" and error.absolute_path and error.path[-1] == "event":
         return (
             f"event: {error.instance!r} is not a plain name "

@@ -34,7 +34,7 @@ def mutate(config, path, value):
 DELETE = object()
 
 BAD = [
-    (("hanchans",), DELETE, r"'hanchans' is a required property"),
+    (("hanchans",), DELETE, r"^missing required key 'hanchans'$"),
     (("days",), [5, 5, 5], r"days: .*sums to 15 hanchans, but hanchans is 14"),
     (("table_size",), 5, r"table_size"),
     (("countries", "POL"), -3, r"countries\.POL: a delegation needs at least 1 player"),

@@ -1,0 +1,60 @@
+"""`plan`: check an event file, then plan it with Snakemake.
+
+    plan my-event.yaml [more snakemake arguments]
+
+Snakemake reads the file itself and reports a YAML mistake without its line; this command
+reads it first, so a mistake is one line naming the line and column (or the key), exit 2,
+and nothing is run. Then it runs `snakemake --configfile my-event.yaml ...` in the
+repository that holds this package.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from .event import ConfigError, load_event
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def check_file(path: str) -> str | None:
+    """None if the event file is good, else the one-line reason."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        return f"{path}: cannot read it ({error.strerror})"
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        return f"{path}:{where}: not valid YAML: {problem}"
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    try:
+        load_event(config if isinstance(config, dict) else {}, schema)
+    except ConfigError as error:
+        return f"{path}: {error}"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-"):
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    problem = check_file(argv[0])
+    if problem:
+        print(f"config error: {problem}", file=sys.stderr)
+        return 2
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
+           "--configfile", argv[0], *argv[1:]]
+    return subprocess.call(cmd)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Stages 1-6 in one process: the same functions the Snakemake stages call, in order.
+
+Used by benchmarks (the "core plan" time) and by tests that plan many small events.
+The workflow remains the way to plan an event: it archives every stage's output.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .draft import draft
+from .event import Event
+from .goals import improve_goals
+from .swaps import improve_meetings
+from .tables import number_tables
+from .winds import assign_winds, choose_patterns
+
+
+def plan(event: Event, log=lambda line: None) -> tuple[np.ndarray, dict]:
+    """seating[hanchan, table, wind] for the event, and seconds per stage."""
+    seconds = {}
+    search = event.search
+    start = time.perf_counter()
+    patterns = choose_patterns(event.players, event.days, event.table_size,
+                               np.random.default_rng(event.seed))
+    groups = draft(event.country_of, patterns.T.copy(), event.table_size, event.seed + 2)
+    seconds["draft"] = time.perf_counter() - start
+    keys = patterns.T.copy()
+    start = time.perf_counter()
+    groups, _ = improve_meetings(event, groups, keys, search["swap_moves"],
+                                 search["time_limit"], log)
+    seconds["swaps"] = time.perf_counter() - start
+    start = time.perf_counter()
+    groups, _, _ = improve_goals(event, groups, keys_of_plan(groups), search["goal_moves"],
+                                 search["time_limit"], log, steps=search["anneal_steps"])
+    seconds["goals"] = time.perf_counter() - start
+    start = time.perf_counter()
+    groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"])
+    seconds["winds"] = time.perf_counter() - start
+    start = time.perf_counter()
+    seating = number_tables(event, groups)
+    seconds["tables"] = time.perf_counter() - start
+    return seating, seconds
+
+
+def keys_of_plan(plan: np.ndarray) -> np.ndarray:
+    from .io import keys_of
+
+    return keys_of(plan)
