@@ -5,12 +5,12 @@ import numpy as np
 from seating import io
 from seating.check import meetings
 from seating.draft import draft
-from seating.event import from_config
+from seating.event import for_run, from_config
 from seating.winds import choose_patterns
 
 
 def main(smk):
-    event = from_config(smk.params.event)
+    event = for_run(from_config(smk.params.event), smk.wildcards.run)
     log = io.Log(smk.log[0])
     places = [row["place"] for row in io.read_rows(smk.input.places)]
     if places != event.place_names:

@@ -1,12 +1,13 @@
 """Stage 4, the finer goals, each locked before the next (seating.goals)."""
 
 from seating import io
-from seating.event import from_config
+from seating.event import for_run, from_config
 from seating.goals import improve_goals
 
 
 def main(smk):
-    event = from_config({**smk.params.event, "search": smk.params.search})
+    event = for_run(from_config({**smk.params.event, "search": smk.params.search}),
+                    smk.wildcards.run)
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
     plan, _, summary = improve_goals(event, plan, io.keys_of(plan), event.search["goal_moves"],

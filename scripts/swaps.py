@@ -1,12 +1,13 @@
 """Stage 3, swaps: no repeat and no avoidable compatriot meeting (seating.swaps)."""
 
 from seating import io
-from seating.event import from_config
+from seating.event import for_run, from_config
 from seating.swaps import improve_meetings
 
 
 def main(smk):
-    event = from_config({**smk.params.event, "search": smk.params.search})
+    event = for_run(from_config({**smk.params.event, "search": smk.params.search}),
+                    smk.wildcards.run)
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
     plan, summary = improve_meetings(event, plan, io.keys_of(plan), event.search["swap_moves"],

@@ -126,6 +126,13 @@ def _defaults(schema: dict) -> dict:
     return {k: v["default"] for k, v in schema.get("properties", {}).items() if "default" in v}
 
 
+def for_run(event: Event, run: int) -> Event:
+    """The event as searched by independent run number `run` (its own seeds)."""
+    from dataclasses import replace
+
+    return replace(event, seed=event.seed + 1000 * int(run))
+
+
 def as_config(event: Event) -> dict:
     """The event as a plain config dict (with search defaults filled in)."""
     return {

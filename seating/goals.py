@@ -113,3 +113,19 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
                "targets": {engine.GOAL_NAMES[g]: t for g, t in goal_targets.items()}}
     return state.plan.copy(), state.key.copy(), summary
+
+
+def rank_key(figures: dict, goal_targets: dict) -> tuple:
+    """Order of plans by the goals (smaller is better), from a check of the plan.
+
+    The worst-off goals count up to their targets (above a target a goal is met), as the
+    search locks them.
+    """
+    ind = figures["indirect_min"]
+    ind = goal_targets[engine.INDIRECT] if ind is None else min(ind,
+                                                                 goal_targets[engine.INDIRECT])
+    cty = min(figures["countries_met_min"], goal_targets[engine.COUNTRIES])
+    return (figures["repeat_meetings"], figures["compatriot_meetings"],
+            figures["unlinked_pairs"], -ind, -cty, figures["day_mix_max_excess"],
+            figures["total_mix_max_excess"], figures["back_to_back_country"],
+            figures["day_mix_outside"], figures["total_mix_outside"])

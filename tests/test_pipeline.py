@@ -135,3 +135,24 @@ def test_delegation_larger_than_the_tables(tmp_path):
     assert check["repeat_meetings"] == 0
     report = (tmp_path / "results" / "big-delegation" / "report.html").read_text()
     assert "AAA 24 (bound 24)" in report
+
+
+def test_restarts_fan_out_and_keep_the_best(tmp_path):
+    """search.restarts: 2 runs two searches as separate jobs and keeps the better one."""
+    config = yaml.safe_load((DATA / "small.yaml").read_text())
+    config["event"] = "small-restarts"
+    config["search"]["restarts"] = 2
+    path = tmp_path / "restarts.yaml"
+    path.write_text(yaml.safe_dump(config))
+    done = snakemake(tmp_path, "--configfile", str(path), "-c2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = tmp_path / "results" / "small-restarts" / "04_goals"
+    summary = json.loads((out / "summary.json").read_text())
+    assert [r["run"] for r in summary["runs"]] == [0, 1]
+    assert (out / "run0" / "groups.csv").exists() and (out / "run1" / "groups.csv").exists()
+    kept = summary["runs"][summary["kept_run"]]
+    other = summary["runs"][1 - summary["kept_run"]]
+    order = ["repeat_meetings", "compatriot_meetings", "unlinked_pairs", "back_to_back_country"]
+    assert [kept[k] for k in order] <= [other[k] for k in order]
+    assert (out / "groups.csv").read_bytes() == \
+        (out / f"run{summary['kept_run']}" / "groups.csv").read_bytes()

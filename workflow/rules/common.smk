@@ -20,6 +20,11 @@ EVENT_CONFIG = as_config(EVENT)
 # what every stage needs; search settings go only to the stages that search
 EVENT_CORE = {k: v for k, v in EVENT_CONFIG.items() if k != "search"}
 SEARCH = EVENT_CONFIG["search"]
+RESTARTS = SEARCH["restarts"]
+
+
+wildcard_constraints:
+    run=r"\d+",
 
 
 def stage(number, name, file):

@@ -3,10 +3,10 @@ rule draft:
     input:
         places=rules.countries.output.places,
     output:
-        groups=stage(2, "draft", "groups.csv"),
-        summary=stage(2, "draft", "summary.json"),
+        groups=stage(2, "draft", "run{run}/groups.csv"),
+        summary=stage(2, "draft", "run{run}/summary.json"),
     log:
-        log_of("draft"),
+        log_of("draft-run{run}"),
     params:
         event=EVENT_CORE,
     script:

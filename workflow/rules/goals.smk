@@ -3,14 +3,30 @@ rule goals:
     input:
         groups=rules.swaps.output.groups,
     output:
-        groups=stage(4, "goals", "groups.csv"),
-        summary=stage(4, "goals", "summary.json"),
+        groups=stage(4, "goals", "run{run}/groups.csv"),
+        summary=stage(4, "goals", "run{run}/summary.json"),
     log:
-        log_of("goals"),
+        log_of("goals-run{run}"),
     benchmark:
-        f"{OUT}/benchmarks/goals.tsv"
+        f"{OUT}/benchmarks/goals-run{{run}}.tsv"
     params:
         event=EVENT_CORE,
         search=SEARCH,
     script:
         "../../scripts/goals.py"
+
+
+rule best_run:
+    """Of the independent searches (search.restarts), keep the best by the order of goals."""
+    input:
+        groups=expand(stage(4, "goals", "run{run}/groups.csv"), run=range(RESTARTS)),
+    output:
+        groups=stage(4, "goals", "groups.csv"),
+        summary=stage(4, "goals", "summary.json"),
+    log:
+        log_of("best_run"),
+    params:
+        event=EVENT_CORE,
+        search=SEARCH,
+    script:
+        "../../scripts/best_run.py"

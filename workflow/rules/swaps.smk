@@ -3,12 +3,12 @@ rule swaps:
     input:
         groups=rules.draft.output.groups,
     output:
-        groups=stage(3, "swaps", "groups.csv"),
-        summary=stage(3, "swaps", "summary.json"),
+        groups=stage(3, "swaps", "run{run}/groups.csv"),
+        summary=stage(3, "swaps", "run{run}/summary.json"),
     log:
-        log_of("swaps"),
+        log_of("swaps-run{run}"),
     benchmark:
-        f"{OUT}/benchmarks/swaps.tsv"
+        f"{OUT}/benchmarks/swaps-run{{run}}.tsv"
     params:
         event=EVENT_CORE,
         search=SEARCH,

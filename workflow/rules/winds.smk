@@ -1,7 +1,7 @@
 rule winds:
     """Seat winds: every place at its valid pattern, then winds spread out by swaps."""
     input:
-        groups=rules.goals.output.groups,
+        groups=rules.best_run.output.groups,
     output:
         groups=stage(5, "winds", "groups.csv"),
         summary=stage(5, "winds", "summary.json"),
