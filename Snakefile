@@ -14,6 +14,7 @@ min_version("9.0")
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/publish.smk"  # chart, draw, exports (defines PUBLISH_OUTPUTS)
 
 
 rule all:
@@ -21,6 +22,7 @@ rule all:
         f"{OUT}/seating.csv",
         f"{OUT}/check.json",
         f"{OUT}/report.html",
+        PUBLISH_OUTPUTS,
 
 
 include: "workflow/rules/countries.smk"  # 1 places, size classes, compatriot weights
