@@ -1201,7 +1201,8 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         b = t_start * (t_end / t_start) ** ((done + n) / steps)
         anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
-               search.best_key, stats, True, compat_share, members, cstart, floor)
+               search.best_key, stats, True, compat_share, members, cstart, floor,
+               goal == BACK_TO_BACK)
         done += n
         line = describe(goal, search.best_cost, s.seg)
         if line != last:
@@ -1604,7 +1605,7 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
-           compat_share, members, cstart, floor):
+           compat_share, members, cstart, floor, focus_b2b):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
@@ -1630,6 +1631,29 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         temp *= ratio
         stats[0] += 1
         x = np.random.randint(P)
+        hf = -1
+        if focus_b2b and np.random.random() < 0.5:
+            # start from a place that meets a country twice in a row
+            for _try in range(16):
+                p = np.random.randint(P)
+                hb = np.random.randint(H - 1)
+                if _b2b(plan, pos, country, p, hb):
+                    hf = hb + np.random.randint(2)
+                    x = p
+                    if np.random.randint(2) == 0:
+                        # or the opponent of that country
+                        other = hb + 1 if hf == hb else hb
+                        g = pos[hf, p] // S
+                        go = pos[other, p] // S
+                        for s in range(S):
+                            u = plan[hf, g, s]
+                            if u == p:
+                                continue
+                            for s2 in range(S):
+                                v = plan[other, go, s2]
+                                if v != p and country[v] == country[u]:
+                                    x = u
+                    break
         rel = np.random.random() < relabel_share
         if rel:
             y = np.random.randint(P)
@@ -1637,7 +1661,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 continue
             evaluate_relabel(ev, st, seg, active, work, x, y)
         else:
-            h = _random_movable(movable, day_of, -1)
+            h = hf if hf >= 0 and movable[hf] else _random_movable(movable, day_of, -1)
             if h < 0:
                 continue
             gx = pos[h, x] // S

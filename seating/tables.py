@@ -192,7 +192,7 @@ def _player_costs(h, table_of, area_of, share, day_share, day_of, fixed_rows) ->
 
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
                   given: np.ndarray | None = None, sweeps: int = 30,
-                  steps: int = 2_000_000) -> np.ndarray:
+                  steps: int = 500_000) -> np.ndarray:
     """Give every group a table number: returns seating[hanchan, table, seat].
 
     movable/given: hanchans with movable False keep the table numbers of `given`
