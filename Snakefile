@@ -32,3 +32,4 @@ include: "workflow/rules/goals.smk"  # 4 common opponents, countries, mix, back 
 include: "workflow/rules/winds.smk"  # 5 seat winds
 include: "workflow/rules/tables.smk"  # 6 table numbers and areas
 include: "workflow/rules/check.smk"  # 7 recount everything, report
+include: "workflow/rules/audit.smk"  # audit any schedule: audit/<name>.csv|.txt

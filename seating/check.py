@@ -91,7 +91,12 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
 
     # -- who meets whom ------------------------------------------------------------------
     fig["repeat_meetings"] = int(np.maximum(meet - 1, 0)[upper].sum())
-    fig["repeat_meetings_bound"] = _repeat_bound(event)
+    seats = np.zeros(P, dtype=np.int64)  # opponent seats of every player
+    for h in range(H):
+        for t in range(T):
+            table = seating[h, t][seating[h, t] >= 0]
+            seats[table] += len(table) - 1
+    fig["repeat_meetings_bound"] = _repeat_bound(event, seats)
     fig["repeat_pairs_max_meetings"] = int(meet[upper].max()) if P > 1 else 0
     per_country = np.zeros(len(codes), dtype=np.int64)
     cm = np.where(compat & upper, meet, 0)
@@ -99,7 +104,9 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
         members = country == c
         per_country[c] = cm[np.ix_(members, members)].sum()
     fig["compatriot_meetings"] = int(per_country.sum())
-    floor = bounds.compatriot_floor(sizes, T, H, S) if S <= 4 or sizes.max() <= T else None
+    # the proven minimum assumes full hanchans and delegations that fit in the seats
+    floor = (bounds.compatriot_floor(sizes, T, H, S)
+             if full and sizes.max() <= T * S else None)
     fig["compatriot_meetings_bound"] = int(floor.sum()) if floor is not None else 0
     fig["compatriot_meetings_by_country"] = {
         codes[c]: {"meetings": int(per_country[c]),
@@ -224,12 +231,12 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     return fig
 
 
-def _repeat_bound(event: Event) -> int:
-    """Fewest repeat meetings (sum of max(0, m - 1)) by counting opponent slots."""
-    d = (event.table_size - 1) * event.hanchans
+def _repeat_bound(event: Event, opponents: np.ndarray) -> int:
+    """Fewest repeat meetings (sum of max(0, m - 1)) by counting: a player with more
+    opponent seats than non-compatriots must meet some of them again."""
     sizes = event.delegation_sizes[event.country_of]
-    excess = sum(max(0, d - (event.players - n)) for n in sizes)
-    return -(-excess // 2)
+    excess = np.maximum(opponents - (event.players - sizes), 0).sum()
+    return int(-(-excess // 2))
 
 
 def public(fig: dict) -> dict:

@@ -105,6 +105,9 @@ def _one_line(error: jsonschema.ValidationError, schema: dict) -> str:
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         where = "" if path == "(top level)" else f"{path}: "
         return f"{where}missing required key '{missing}'"
+    if error.validator == "not" and path == "event":
+        name = error.instance
+        return f"event: {name!r} is reserved (results/{name}/ holds other outputs)"
     if error.validator == "pattern" and error.absolute_path and error.path[-1] == "event":
         return (
             f"event: {error.instance!r} is not a plain name "

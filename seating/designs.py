@@ -1,0 +1,587 @@
+"""Reference designs: plans whose meetings are known by construction.
+
+Every plan is an int array plan[round, table, seat] of places 0..P-1 (-1 = empty seat, only
+where a list of games is packed into rounds). The constructions, and what each promises:
+
+* Dutch cycles (the tournament-blocks page): P = k*m players in k groups of m, group i
+  holding places i*m .. i*m + m - 1. Round r, table j, seat of group i: place
+  i*m + (j - (i+1)*r) mod m. Two players meet again after m / gcd(d, m) rounds, d the
+  distance of their groups, so the first repeat is in round min over d < k of
+  m / gcd(d, m) (0-based; `dutch_first_repeat`). Players of one group never meet.
+* Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
+  the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
+  every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
+  AG(2, 5): 25 players x 6 rounds at tables of 5 (the spec's league block);
+  AG(n, 3): Kirkman triple systems on 3^n players.
+* Kirkman triple systems KTS(v), v = 3 (mod 6): (v - 1)/2 rounds at tables of 3, every pair
+  exactly once (`kirkman`). Resolvable quadruple systems (v, 4, 1) for v = 3q + 1,
+  q = 1 (mod 4) a prime power: (v - 1)/3 rounds at tables of 4, every pair exactly once
+  (`resolvable_quadruples`).
+* Lists of 3-player games that are not rounds: Steiner triple systems for v = 1, 3 (mod 6)
+  (every pair exactly once; Bose, Skolem), and for other v the fewest games in which every
+  pair meets (`covering_triples`); `pack_games` seats a list of games in rounds.
+
+`design_for` gives the championship's draft a design when the size fits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, product
+
+import numpy as np
+
+# ---------------------------------------------------------------------------------------
+# Finite fields GF(q), q = p^n, elements 0..q-1 (base-p digits = polynomial coefficients)
+# ---------------------------------------------------------------------------------------
+
+
+def prime_power(q: int) -> tuple[int, int] | None:
+    """(p, n) with q = p^n for a prime p, or None."""
+    if q < 2:
+        return None
+    p = next(d for d in range(2, q + 1) if q % d == 0)
+    n = 0
+    while q % p == 0:
+        q //= p
+        n += 1
+    return (p, n) if q == 1 else None
+
+
+@dataclass(frozen=True)
+class Field:
+    """GF(q) by tables: add[a, b], mul[a, b], neg[a]; 0 and 1 are the elements 0 and 1."""
+
+    q: int
+    p: int
+    add: np.ndarray
+    mul: np.ndarray
+    neg: np.ndarray
+
+    def primitive(self) -> int:
+        """The smallest element whose powers are all nonzero elements."""
+        for a in range(2 if self.q > 2 else 1, self.q):
+            seen, x = set(), 1
+            for _ in range(self.q - 1):
+                x = int(self.mul[x, a])
+                seen.add(x)
+            if len(seen) == self.q - 1:
+                return a
+        raise AssertionError("a finite field has a primitive element")
+
+    def power(self, a: int, e: int) -> int:
+        x = 1
+        for _ in range(e % (self.q - 1)):
+            x = int(self.mul[x, a])
+        return x
+
+
+@cache
+def finite_field(q: int) -> Field:
+    """GF(q) modulo the first monic irreducible polynomial of degree n (in digit order)."""
+    pn = prime_power(q)
+    if pn is None:
+        raise ValueError(f"{q} is not a prime power")
+    p, n = pn
+    digits = np.array([[(a // p**i) % p for i in range(n)] for a in range(q)], dtype=np.int64)
+    weights = p ** np.arange(n)
+    add = ((digits[:, None, :] + digits[None, :, :]) % p) @ weights
+    neg = ((-digits) % p) @ weights
+    if n == 1:
+        a = np.arange(q)
+        return Field(q, p, add, (a[:, None] * a[None, :]) % q, neg)
+    for low in product(range(p), repeat=n):  # x^n + low[n-1] x^(n-1) + ... + low[0]
+        mul = np.zeros((q, q), dtype=np.int64)
+        for a, b in combinations(range(1, q), 2):
+            mul[a, b] = mul[b, a] = _poly_mul(digits[a], digits[b], low, p) @ weights
+        for a in range(1, q):
+            mul[a, a] = _poly_mul(digits[a], digits[a], low, p) @ weights
+        if (mul[1:, 1:] != 0).all():  # no zero divisors: the polynomial is irreducible
+            return Field(q, p, add, mul, neg)
+    raise AssertionError("there is an irreducible polynomial of every degree")
+
+
+def _poly_mul(a: np.ndarray, b: np.ndarray, low: tuple[int, ...], p: int) -> np.ndarray:
+    """a * b modulo the monic polynomial x^n + low (coefficients lowest first, mod p)."""
+    n = len(a)
+    prod = np.convolve(a, b) % p
+    for d in range(len(prod) - 1, n - 1, -1):  # x^d = x^(d-n) * (-low)
+        c = prod[d]
+        if c:
+            prod[d] = 0
+            for i, lo in enumerate(low):
+                prod[d - n + i] = (prod[d - n + i] - c * lo) % p
+    return prod[:n]
+
+
+# ---------------------------------------------------------------------------------------
+# Dutch cycles
+# ---------------------------------------------------------------------------------------
+
+
+def dutch_cycle(players: int, rounds: int | None = None, table_size: int = 4,
+                winds=None) -> np.ndarray:
+    """The spec's Dutch cycle: round r, table j, group i sits place i*m + (j - (i+1) r) mod m.
+
+    The spec's formula (0-based hanchan h, table t, players 0..n-1, shown 1-based as
+    01..n): table t of hanchan h is [t, ((t + h) % m) + m, ((t + 2h) % m) + 2m, ...],
+    m = n/k tables. This is that formula with h = -r and tables renumbered j = t + r, so
+    that group i moves i+1 tables per round (the spec's [x+1, x+2, x+3, x+4] against marked
+    tiles), exactly as its 28-player table. Seats: group i sits at wind winds[r] XOR i at
+    tables of 4, (winds[r] + i) mod k otherwise; `winds` (one valid wind sequence) defaults
+    to r mod k, the spec's E S W N, S E N W, W N E S, N W S E (which breaks E+S = W+N
+    when the number of hanchans is 2 mod 4). `rounds` defaults to m; round r + m repeats
+    round r.
+    """
+    if table_size < 2 or players % table_size or players < table_size:
+        raise ValueError(f"{players} players do not fill tables of {table_size}")
+    m = players // table_size
+    rounds = m if rounds is None else rounds
+    base = np.arange(rounds) % table_size if winds is None else np.asarray(winds)
+    plan = np.empty((rounds, m, table_size), dtype=np.int64)
+    for r in range(rounds):
+        for i in range(table_size):
+            seat = base[r] ^ i if table_size == 4 else (base[r] + i) % table_size
+            plan[r, :, seat] = i * m + (np.arange(m) - (i + 1) * r) % m
+    return plan
+
+
+def dutch_first_repeat(players: int, table_size: int = 4) -> int:
+    """First round (0-based, the spec's h) in which a Dutch cycle seats a pair again.
+
+    Players of groups i < i' (distance d = i' - i) meet in the rounds r with
+    d * r = const (mod m), so again after m / gcd(d, m) rounds; the first repeat is the
+    smallest of these over d = 1 .. k-1. Rounds 0 .. h-1 are repeat-free, so h is also the
+    number of repeat-free hanchans, and hanchan h + 1 (1-based) is the first with a repeat.
+    120 players at 30 tables: d = 3 gives 30/3 = 10, the 11th hanchan, one repeated pair at
+    every table (the spec says 11th, blaming 30 being divisible by 10; the cause is 3 * 10 =
+    30; d = 2 adds repeats from round 15).
+    """
+    m = players // table_size
+    return min(m // math.gcd(d, m) for d in range(1, table_size))
+
+
+# ---------------------------------------------------------------------------------------
+# Affine geometry AG(n, q)
+# ---------------------------------------------------------------------------------------
+
+
+def affine_geometry(q: int, dims: int = 2) -> np.ndarray:
+    """Lines of AG(dims, q) in parallel classes: q^dims players, (q^dims-1)/(q-1) rounds.
+
+    Player x_0 q^(dims-1) + ... + x_(dims-1) is the point (x_0, ..., x_(dims-1)) over GF(q).
+    A round is a direction d (first nonzero coordinate 1, in numeric order); its tables are
+    the lines {x + l d : l in GF(q)}, each started at its smallest point, seats in the order
+    of l. Two points lie on exactly one line, so every pair meets exactly once. For q = 5
+    this is, 1-based, the spec's 25-player league block round for round.
+    """
+    f = finite_field(q)
+    n = q**dims
+    coords = np.array([[(x // q ** (dims - 1 - i)) % q for i in range(dims)] for x in range(n)])
+    weights = q ** np.arange(dims - 1, -1, -1)
+    rounds = []
+    for d in coords[1:]:
+        if d[np.nonzero(d)[0][0]] != 1:
+            continue
+        seated = np.zeros(n, dtype=bool)
+        tables = []
+        for x in range(n):
+            if seated[x]:
+                continue
+            line = [int(f.add[coords[x], f.mul[lam, d]] @ weights) for lam in range(q)]
+            seated[line] = True
+            tables.append(line)
+        rounds.append(tables)
+    return np.array(rounds, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# Kirkman triple systems and resolvable quadruple systems
+# ---------------------------------------------------------------------------------------
+
+
+def kirkman(players: int) -> np.ndarray:
+    """A Kirkman triple system KTS(v), v = 3 (mod 6): (v-1)/2 rounds of v/3 tables of 3.
+
+    Constructions, the first that applies: v = 3; v = 3^n, lines of AG(n, 3); v = 2q + 1
+    and v = 3q for a prime power q = 1 (mod 6) (Ray-Chaudhuri & Wilson 1971, constructions
+    1.1 and 1.2 of Stinson's survey, 1991); v = u*w from KTS(u) and KTS(w) (product below).
+    Raises ValueError when none applies (`kirkman_orders` lists the reachable v).
+    """
+    plan = _kirkman(players)
+    if plan is None:
+        raise ValueError(f"no Kirkman construction here for {players} players")
+    return plan.copy()
+
+
+def kirkman_orders(limit: int) -> list[int]:
+    """The v <= limit for which `kirkman` has a construction."""
+    return [v for v in range(3, limit + 1, 6) if _kirkman(v) is not None]
+
+
+@cache
+def _kirkman(v: int) -> np.ndarray | None:
+    if v % 6 != 3:
+        return None
+    if v == 3:
+        return np.array([[[0, 1, 2]]], dtype=np.int64)
+    pn = prime_power(v)
+    if pn is not None and pn[0] == 3:
+        return affine_geometry(3, pn[1])
+    q = (v - 1) // 2
+    if q % 6 == 1 and prime_power(q):
+        return _kirkman_2q1(q)
+    q = v // 3
+    if q % 6 == 1 and prime_power(q):
+        return _kirkman_3q(q)
+    for u in range(3, int(v**0.5) + 1, 6):
+        if v % u == 0 and (v // u) % 6 == 3:
+            a, b = _kirkman(u), _kirkman(v // u)
+            if a is not None and b is not None:
+                return _kirkman_product(a, b)
+    return None
+
+
+def _kirkman_2q1(q: int) -> np.ndarray:
+    """KTS(2q + 1), q = 6t + 1 a prime power, points GF(q) x {1, 2} and infinity.
+
+    With a primitive and a^m = (a^t + 1)/2, the base round is {inf, (0,1), (0,2)},
+    {(a^i, 1), (a^(t+i), 1), (a^(m+i), 2)} for i in [0, t) + [2t, 3t) + [4t, 5t), and
+    {(a^(m+t+i), 2), (a^(m+3t+i), 2), (a^(m+5t+i), 2)} for i in [0, t); the q rounds are its
+    translates by GF(q). Place of (g, j) is (j - 1) q + g, infinity is 2q.
+    """
+    f = finite_field(q)
+    a = f.primitive()
+    t = (q - 1) // 6
+    half = next(x for x in range(q) if f.add[x, x] == f.add[f.power(a, t), 1])
+    m = next(e for e in range(q - 1) if f.power(a, e) == half)
+    pw = [f.power(a, e) for e in range(q - 1)]
+
+    def at(e):
+        return pw[e % (q - 1)]
+
+    base = [[(0, 1), (0, 2), None]]
+    for i in [*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)]:
+        base.append([(at(i), 1), (at(t + i), 1), (at(m + i), 2)])
+    for i in range(t):
+        base.append([(at(m + t + i), 2), (at(m + 3 * t + i), 2), (at(m + 5 * t + i), 2)])
+    rounds = [[[2 * q if pt is None else (pt[1] - 1) * q + int(f.add[pt[0], g]) for pt in tr]
+               for tr in base] for g in range(q)]
+    return np.array(rounds, dtype=np.int64)
+
+
+def _kirkman_3q(q: int) -> np.ndarray:
+    """KTS(3q), q = 6t + 1 a prime power, points GF(q) x {0, 1, 2}.
+
+    With a primitive: A0 = {(0,0), (0,1), (0,2)}, B_ij = {(a^i, j), (a^(i+2t), j),
+    (a^(i+4t), j)} for i < t, A_i = {(a^i, 0), (a^(i+2t), 1), (a^(i+4t), 2)}. The base round
+    A0 + all B + A_i for i in [t, 2t) + [3t, 4t) + [5t, 6t) gives q rounds by translation;
+    each remaining A_i gives one round, its q translates. Place of (g, j) is j q + g.
+    """
+    f = finite_field(q)
+    a = f.primitive()
+    t = (q - 1) // 6
+    pw = [f.power(a, e) for e in range(q - 1)]
+
+    def at(e):
+        return pw[e % (q - 1)]
+
+    big_a = [[(at(i), 0), (at(i + 2 * t), 1), (at(i + 4 * t), 2)] for i in range(6 * t)]
+    base = [[(0, 0), (0, 1), (0, 2)]]
+    base += [[(at(i), j), (at(i + 2 * t), j), (at(i + 4 * t), j)]
+             for j in range(3) for i in range(t)]
+    base += big_a[t:2 * t] + big_a[3 * t:4 * t] + big_a[5 * t:6 * t]
+
+    def place(pt, g):
+        return pt[1] * q + int(f.add[pt[0], g])
+
+    rounds = [[[place(pt, g) for pt in tr] for tr in base] for g in range(q)]
+    for i in [*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)]:
+        rounds.append([[place(pt, g) for pt in big_a[i]] for g in range(q)])
+    return np.array(rounds, dtype=np.int64)
+
+
+def _kirkman_product(outer: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """KTS(u w) from KTS(u) (outer) and KTS(w) (inner); place of (x, a) is x w + a.
+
+    Rounds of the inner system copied in every x: {(x, a), (x, b), (x, c)} ((w-1)/2 rounds).
+    For every round of the outer system and every k in Z_w: for each of its triples
+    (x, y, z) and each b in Z_w, the table {(x, k - 2b), (y, b), (z, k - b)} (a transversal
+    design from the orthogonal Latin squares a + b and a + 2b, w odd): w (u-1)/2 rounds.
+    Every pair meets exactly once: (uw - 1)/2 rounds.
+    """
+    u = outer.shape[1] * 3
+    w = inner.shape[1] * 3
+    rounds = [[[x * w + a for a in tr] for x in range(u) for tr in rnd] for rnd in inner]
+    for rnd in outer:
+        for k in range(w):
+            rounds.append([[x * w + (k - 2 * b) % w, y * w + b, z * w + (k - b) % w]
+                           for x, y, z in rnd for b in range(w)])
+    return np.array(rounds, dtype=np.int64)
+
+
+def resolvable_quadruples(players: int) -> np.ndarray:
+    """A resolvable (v, 4, 1) design for v = 3q + 1, q = 1 (mod 4) a prime power.
+
+    Points GF(q) x Z_3 and infinity (Beth, Jungnickel & Lenz, Design Theory, VII.7.5):
+    with w primitive and e = w^((q-1)/4) (so e^2 = -1), the base round is
+    {(0,0), (0,1), (0,2), inf} and {(w^i, j), (-w^i, j), (e w^i, j+1), (-e w^i, j+1)} for
+    i < (q-1)/4, j in Z_3; its q translates are the rounds: (v-1)/3 rounds of v/4 tables,
+    every pair exactly once (16, 28, 40, 52, 76, 88, 112, 124, 148, 160, ... players).
+    """
+    q = (players - 1) // 3
+    if players != 3 * q + 1 or q % 4 != 1 or not prime_power(q):
+        raise ValueError(f"{players} is not 3q + 1 with q = 1 (mod 4) a prime power")
+    f = finite_field(q)
+    w = f.primitive()
+    e = f.power(w, (q - 1) // 4)
+    base = [[(0, 0), (0, 1), (0, 2), None]]
+    for i in range((q - 1) // 4):
+        x = f.power(w, i)
+        ex = int(f.mul[e, x])
+        for j in range(3):
+            k = (j + 1) % 3
+            base.append([(x, j), (int(f.neg[x]), j), (ex, k), (int(f.neg[ex]), k)])
+    rounds = [[[players - 1 if pt is None else pt[1] * q + int(f.add[pt[0], g]) for pt in bl]
+               for bl in base] for g in range(q)]
+    return np.array(rounds, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------
+# Lists of 3-player games
+# ---------------------------------------------------------------------------------------
+
+
+def steiner_triples(players: int) -> list[tuple[int, int, int]]:
+    """A Steiner triple system STS(v), v = 1 or 3 (mod 6): every pair in exactly one game.
+
+    Bose (v = 6t + 3): points Z_(2t+1) x Z_3, x o y = (x + y)(t + 1) mod 2t+1 (idempotent,
+    commutative); games {(x,0), (x,1), (x,2)} and {(x,i), (y,i), (x o y, i+1)}, x < y.
+    Skolem (v = 6t + 1): points Z_2t x Z_3 and infinity, x o y = s/2 for s = x + y mod 2t
+    even, (s - 1)/2 + t for s odd (half-idempotent); games {(x,0), (x,1), (x,2)} for x < t,
+    {inf, (x + t, i), (x, i + 1)} for x < t, and {(x,i), (y,i), (x o y, i+1)}, x < y.
+    Place of (x, i) is i * (size of Z) + x, infinity the last. Games sorted, each sorted.
+    """
+    v = players
+    if v % 6 not in (1, 3):
+        raise ValueError(f"no Steiner triple system on {v} players (v must be 1 or 3 mod 6)")
+    if v == 1:
+        return []
+    games = []
+    if v % 6 == 3:
+        n = v // 3
+        t = (n - 1) // 2
+        op = [[(x + y) * (t + 1) % n for y in range(n)] for x in range(n)]
+        games += [(x, n + x, 2 * n + x) for x in range(n)]
+    else:
+        n = (v - 1) // 3
+        t = n // 2
+
+        def half(s):
+            return s // 2 if s % 2 == 0 else (s - 1) // 2 + t
+
+        op = [[half((x + y) % n) for y in range(n)] for x in range(n)]
+        games += [(x, n + x, 2 * n + x) for x in range(t)]
+        games += [(v - 1, i * n + x + t, (i + 1) % 3 * n + x) for x in range(t) for i in range(3)]
+    for i in range(3):
+        for x, y in combinations(range(n), 2):
+            games.append((i * n + x, i * n + y, (i + 1) % 3 * n + op[x][y]))
+    return sorted(tuple(sorted(g)) for g in games)
+
+
+def covering_size(players: int) -> int:
+    """Fewest 3-player games in which every pair of v players meets: ceil(v/3 ceil((v-1)/2)).
+
+    Schönheim's bound, reached for every v (Fort & Hedlund, 1958). Repeat meetings are then
+    3 * games - v(v-1)/2, the fewest a list where everybody meets everybody can have.
+    """
+    v = players
+    return -(-v * (-(-(v - 1) // 2)) // 3)
+
+
+def covering_triples(players: int, seed: int = 0, steps: int = 1_000_000
+                     ) -> list[tuple[int, int, int]]:
+    """A list of covering_size(v) 3-player games in which every pair meets at least once.
+
+    For v = 1, 3 (mod 6) the Steiner triple system (no repeats). Otherwise a seeded local
+    search in the style of Nurmela & Östergård: players are dealt round-robin into the
+    games, then, for a random unmet pair (a, b), the best move that swaps b for one of the
+    other players of a game of a (or a for one in a game of b) is made: always when it
+    meets at least as many pairs as it unmeets, otherwise with probability exp(-loss/0.25).
+    A covering of this size gives each player ceil((v-1)/2) games or at most two more
+    (`games_per_player`). Deterministic for a given seed.
+    """
+    v = players
+    if v < 3:
+        raise ValueError("3-player games need at least 3 players")
+    if v % 6 in (1, 3):
+        return steiner_triples(v)
+    rng = random.Random(seed)
+    size = covering_size(v)
+    deck: list[int] = []
+    games: list[list[int]] = []
+    for _ in range(size):  # deal: every player in about the same number of games
+        game: list[int] = []
+        while len(game) < 3:
+            if not deck:
+                deck = rng.sample(range(v), v)
+            x = deck.pop()
+            if x in game:
+                deck.insert(0, x)
+            else:
+                game.append(x)
+        games.append(game)
+    meet = [[0] * v for _ in range(v)]
+    holds: list[set[int]] = [set() for _ in range(v)]  # games of each player
+    for i, game in enumerate(games):
+        for a, b in combinations(game, 2):
+            meet[a][b] += 1
+            meet[b][a] += 1
+        for x in game:
+            holds[x].add(i)
+    unmet: list[tuple[int, int]] = []
+    where: dict[tuple[int, int], int] = {}
+
+    def note_unmet(pair):
+        if pair not in where:
+            where[pair] = len(unmet)
+            unmet.append(pair)
+
+    def note_met(pair):
+        i = where.pop(pair)
+        last = unmet.pop()
+        if i < len(unmet):
+            unmet[i] = last
+            where[last] = i
+
+    for a, b in combinations(range(v), 2):
+        if meet[a][b] == 0:
+            note_unmet((a, b))
+    for _ in range(steps):
+        if not unmet:
+            return sorted(tuple(sorted(g)) for g in games)
+        a, b = unmet[rng.randrange(len(unmet))]
+        moves = []
+        for keep, new in ((a, b), (b, a)):
+            for i in holds[keep]:
+                for out in games[i]:
+                    if out == keep:
+                        continue
+                    rest = [z for z in games[i] if z != out]
+                    loss = sum(meet[out][z] == 1 for z in rest) - sum(meet[new][z] == 0
+                                                                      for z in rest)
+                    moves.append((loss, rng.random(), i, out, new))
+        loss, _, i, out, new = min(moves)
+        if loss > 0 and rng.random() >= math.exp(-loss / 0.25):
+            continue
+        rest = [z for z in games[i] if z != out]
+        for z in rest:
+            meet[out][z] -= 1
+            meet[z][out] -= 1
+            if meet[out][z] == 0:
+                note_unmet((min(out, z), max(out, z)))
+            if meet[new][z] == 0:
+                note_met((min(new, z), max(new, z)))
+            meet[new][z] += 1
+            meet[z][new] += 1
+        holds[out].discard(i)
+        holds[new].add(i)
+        games[i] = rest + [new]
+    raise RuntimeError(f"no list of {size} games covering all pairs of {v} players found")
+
+
+def triple_games(players: int, seed: int = 0) -> list[tuple[int, int, int]]:
+    """The 3-player game list for v players: Steiner triples if v = 1, 3 (mod 6), else the
+    fewest games covering every pair (`covering_triples`)."""
+    return covering_triples(players, seed)
+
+
+def games_per_player(games, players: int) -> np.ndarray:
+    """How many games each of the players 0..P-1 plays in a list of games."""
+    count = np.zeros(players, dtype=np.int64)
+    for g in games:
+        for p in g:
+            count[p] += 1
+    return count
+
+
+def pack_games(games) -> np.ndarray:
+    """Seat a list of games in rounds: each game goes to the earliest round in which none of
+    its players sits yet (first fit, games keep their list order within a round); tables
+    are padded with -1 to the largest game, rounds to the fullest round."""
+    rounds: list[list[list[int]]] = []
+    busy: list[set[int]] = []
+    for g in games:
+        g = [int(p) for p in g]
+        for r, seated in enumerate(busy):
+            if seated.isdisjoint(g):
+                rounds[r].append(g)
+                seated.update(g)
+                break
+        else:
+            rounds.append([g])
+            busy.append(set(g))
+    return rounds_to_plan(rounds)
+
+
+def rounds_to_plan(rounds) -> np.ndarray:
+    """plan[round, table, seat] from nested lists; short tables and rounds padded with -1."""
+    tables = max((len(r) for r in rounds), default=0)
+    seats = max((len(t) for r in rounds for t in r), default=0)
+    plan = np.full((len(rounds), tables, seats), -1, dtype=np.int64)
+    for h, r in enumerate(rounds):
+        for t, table in enumerate(r):
+            plan[h, t, : len(table)] = table
+    return plan
+
+
+# ---------------------------------------------------------------------------------------
+# A design for the championship's draft
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    rounds: int  # repeat-free rounds the construction has
+    plan: np.ndarray
+
+
+def designs_for(players: int, table_size: int) -> list[Design]:
+    """Every construction here for this size, best first: the complete designs (every pair
+    meets exactly once over all rounds), then the Dutch cycle (repeat-free rounds only)."""
+    found = []
+    k, v = table_size, players
+    if v % k or v < k:
+        return found
+    pn = prime_power(k)
+    if pn is not None:
+        dims, rest = 0, v
+        while rest % k == 0:
+            rest //= k
+            dims += 1
+        if rest == 1 and dims >= 2:
+            found.append(Design(f"affine geometry AG({dims}, {k})", (v - 1) // (k - 1),
+                                affine_geometry(k, dims)))
+    if k == 3 and _kirkman(v) is not None and not found:
+        found.append(Design(f"Kirkman triple system KTS({v})", (v - 1) // 2, kirkman(v)))
+    if k == 4 and (v - 1) % 3 == 0:
+        q = (v - 1) // 3
+        if q % 4 == 1 and prime_power(q) and not found:
+            found.append(Design(f"resolvable (v, 4, 1) design, v = 3*{q} + 1", q,
+                                resolvable_quadruples(v)))
+    h = dutch_first_repeat(v, k)
+    found.append(Design(f"Dutch cycle of {v // k} tables", h, dutch_cycle(v, h, k)))
+    return found
+
+
+def design_for(players: int, hanchans: int, table_size: int) -> np.ndarray | None:
+    """The first design with at least `hanchans` repeat-free rounds, cut to `hanchans`
+    rounds (plan[hanchan, table, seat], places 0..P-1), or None when none fits."""
+    for design in designs_for(players, table_size):
+        if design.rounds >= hanchans:
+            return design.plan[:hanchans].copy()
+    return None
