@@ -1,4 +1,8 @@
-"""Keep the best of the independent searches by the order of the goals (seating.goals)."""
+"""Keep the best of the independent searches by the order of the goals (seating.goals).
+
+A run whose planned winds break a rule (a design start with free seats) is kept only when
+every run does.
+"""
 
 from seating import io
 from seating.check import public, recount
@@ -10,22 +14,30 @@ def main(smk):
     event = from_config({**smk.params.event, "search": smk.params.search})
     log = io.Log(smk.log[0])
     goal_targets = targets(event)
+    methods = [io.read_json(path)["method"] for path in smk.input.drafts]
     runs = []
     for run, path in enumerate(smk.input.groups):
         plan = io.read_groups(path, event)
         figures = public(recount(event, plan))
-        runs.append((rank_key(figures, goal_targets), run, plan, figures))
-    key, best, plan, _ = min(runs, key=lambda r: (r[0], r[1]))
+        # seats are the planned winds: a run whose winds break a rule is kept only if no
+        # other run keeps them all (the wind stage may not be able to repair them)
+        faults = sum(figures[k] for k in ("wind_count_bad", "day_wind_bad",
+                                          "consecutive_same_wind", "prefix_wind_bad"))
+        figures["wind_faults"] = faults
+        runs.append(((faults > 0, *rank_key(figures, goal_targets)), run, plan, figures))
+    _, best, plan, _ = min(runs, key=lambda r: (r[0], r[1]))
     io.write_groups(smk.output.groups, event, plan)
-    keys = ["repeat_meetings", "compatriot_meetings", "unlinked_pairs", "indirect_min",
+    keys = ["wind_faults", "repeat_meetings", "compatriot_meetings", "unlinked_pairs",
+            "indirect_min",
             "countries_met_min", "day_mix_max_excess", "total_mix_max_excess",
             "back_to_back_country"]
     io.write_json(smk.output.summary, {
         "kept_run": best,
-        "runs": [{"run": run, **{k: figures[k] for k in keys}} for _, run, _, figures in runs],
+        "runs": [{"run": run, "draft": methods[run], **{k: figures[k] for k in keys}}
+                 for _, run, _, figures in runs],
     })
     for _, run, _, figures in runs:
-        log(f"run {run}: " + ", ".join(f"{k} {figures[k]}" for k in keys)
+        log(f"run {run} ({methods[run]}): " + ", ".join(f"{k} {figures[k]}" for k in keys)
             + ("  <- kept" if run == best else ""))
 
 

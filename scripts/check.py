@@ -18,7 +18,9 @@ def main(smk):
     goal_targets = {GOAL_NAMES[g]: t for g, t in targets(event).items()}
     io.write_json(smk.output.check, {**public(figures), "targets": goal_targets})
     template = Path(smk.input.template).read_text(encoding="utf-8")
-    io.write_text(smk.output.report, render(event, seating, figures, template, goal_targets))
+    runs = io.read_json(smk.input.runs)
+    io.write_text(smk.output.report, render(event, seating, figures, template, goal_targets,
+                                            runs=runs))
     log(f"check: {figures['repeat_meetings']} repeats, {figures['compatriot_meetings']} "
         f"compatriot, {figures['unlinked_pairs']} unlinked, countries met "
         f"{figures['countries_met_min']}..{figures['countries_met_max']}, back to back "

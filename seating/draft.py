@@ -187,3 +187,34 @@ def draft(
         plan[~movable] = given[~movable]
     return _draft(plan, np.asarray(key, dtype=np.int64), np.asarray(movable, dtype=np.bool_),
                   met, table_size, seed, sample)
+
+
+def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table_size: int,
+                seed: int) -> tuple[np.ndarray, str] | None:
+    """A first plan taken from a combinatorial design, when one fits (designs.designs_for).
+
+    The design's players are spread over the places so that every delegation is split over
+    the design's groups (design player (p mod k) * m + p // k is place p, places in
+    delegation order). A Dutch cycle seats one player of each group at every table, so its
+    seats get winds from one valid sequence and its images (the groups' players share a
+    wind pattern), and the plan keeps every wind rule; other designs keep their seat order
+    and leave the winds to the wind stage.
+    """
+    from .designs import designs_for, dutch_cycle
+    from .winds import random_valid_sequence
+
+    players = len(country)
+    m = players // table_size
+    for design in designs_for(players, table_size):
+        if design.rounds < hanchans:
+            continue
+        if design.name.startswith("Dutch"):
+            winds = random_valid_sequence(np.random.default_rng(seed), days, table_size)
+            plan = dutch_cycle(players, hanchans, table_size, winds=winds)
+        else:
+            plan = design.plan[:hanchans].copy()
+        place_of = np.empty(players, dtype=np.int64)
+        p = np.arange(players)
+        place_of[(p % table_size) * m + p // table_size] = p
+        return place_of[plan], design.name
+    return None

@@ -209,8 +209,12 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
 
 
 def render(event: Event, seating: np.ndarray, figures: dict, template: str,
-           targets: dict | None = None, extra: dict | None = None) -> str:
-    """The report as one self-contained HTML page."""
+           targets: dict | None = None, extra: dict | None = None,
+           runs: dict | None = None) -> str:
+    """The report as one self-contained HTML page.
+
+    runs: the goals stage's summary of independent searches (shown when there are several).
+    """
     from .check import meetings
 
     targets = targets or {}
@@ -235,4 +239,5 @@ def render(event: Event, seating: np.ndarray, figures: dict, template: str,
         wind_colours=WIND_COLOURS,
         area_legend=[(name, area_colours[a]) for a, name in enumerate(event.area_names)],
         extra=extra or {},
+        runs=runs if runs and len(runs.get("runs", [])) > 1 else None,
     )

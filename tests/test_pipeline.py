@@ -156,3 +156,25 @@ def test_restarts_fan_out_and_keep_the_best(tmp_path):
     assert [kept[k] for k in order] <= [other[k] for k in order]
     assert (out / "groups.csv").read_bytes() == \
         (out / f"run{summary['kept_run']}" / "groups.csv").read_bytes()
+
+
+def test_design_start_is_compared_in_the_report(tmp_path):
+    """search.design_start adds a run drafted from a design; the report compares the runs,
+    and a run whose planned winds break a rule is not kept while another run keeps them."""
+    config = yaml.safe_load((DATA / "small.yaml").read_text())
+    config["event"] = "small-design"
+    config["search"]["design_start"] = True
+    path = tmp_path / "design.yaml"
+    path.write_text(yaml.safe_dump(config))
+    done = snakemake(tmp_path, "--configfile", str(path), "-c2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = tmp_path / "results" / "small-design"
+    summary = json.loads((out / "04_goals" / "summary.json").read_text())
+    assert len(summary["runs"]) == 2
+    assert "greedy" in summary["runs"][0]["draft"]
+    assert "greedy" not in summary["runs"][1]["draft"]  # a design: affine geometry AG(3, 4)
+    assert summary["runs"][summary["kept_run"]]["wind_faults"] == 0
+    report = (out / "report.html").read_text()
+    assert "Independent searches" in report and summary["runs"][1]["draft"] in report
+    check = json.loads((out / "check.json").read_text())
+    assert check["wind_count_bad"] == check["prefix_wind_bad"] == 0

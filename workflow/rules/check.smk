@@ -2,6 +2,7 @@ rule check:
     """Recount every rule from the seating alone: check.json and the report."""
     input:
         seating=rules.tables.output.seating,
+        runs=rules.best_run.output.summary,
         template=f"{workflow.basedir}/workflow/templates/report.html.j2",
     output:
         check=stage(7, "check", "check.json"),

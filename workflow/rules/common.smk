@@ -21,6 +21,8 @@ EVENT_CONFIG = as_config(EVENT)
 EVENT_CORE = {k: v for k, v in EVENT_CONFIG.items() if k != "search"}
 SEARCH = EVENT_CONFIG["search"]
 RESTARTS = SEARCH["restarts"]
+# with search.design_start, run number RESTARTS drafts from a design
+RUNS = RESTARTS + (1 if SEARCH["design_start"] else 0)
 
 
 wildcard_constraints:

@@ -19,7 +19,8 @@ rule goals:
 rule best_run:
     """Of the independent searches (search.restarts), keep the best by the order of goals."""
     input:
-        groups=expand(stage(4, "goals", "run{run}/groups.csv"), run=range(RESTARTS)),
+        groups=expand(stage(4, "goals", "run{run}/groups.csv"), run=range(RUNS)),
+        drafts=expand(stage(2, "draft", "run{run}/summary.json"), run=range(RUNS)),
     output:
         groups=stage(4, "goals", "groups.csv"),
         summary=stage(4, "goals", "summary.json"),
