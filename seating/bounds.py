@@ -87,11 +87,16 @@ def repeat_floor(event: Event) -> int:
 
 
 def area_shares(event: Event) -> tuple[np.ndarray, np.ndarray]:
-    """Fair number of hanchans in each area, over the event (A,) and per day (D, A)."""
-    sizes = np.array([n for _, n in event.areas], dtype=np.float64)
-    frac = sizes / sizes.sum()
-    days = np.array(event.days, dtype=np.float64)
-    return frac * event.hanchans, days[:, None] * frac[None, :]
+    """Fair number of hanchans in each area, over the event (A,) and per day (D, A).
+
+    In each hanchan a player's fair chance of an area is its part of that hanchan's tables.
+    """
+    A = len(event.areas)
+    area_at = event.area_at
+    part = np.stack([(area_at == a).mean(axis=1) for a in range(A)], axis=1)  # (H, A)
+    day_of = event.day_of
+    per_day = np.stack([part[day_of == d].sum(axis=0) for d in range(len(event.days))])
+    return part.sum(axis=0), per_day
 
 
 def area_deviation_floor(event: Event) -> float:
@@ -117,8 +122,8 @@ def consecutive_area_floor(event: Event) -> int:
     h = event.hanchans
     share, _ = area_shares(event)
     total = 0
-    for a, (_, tables) in enumerate(event.areas):
-        seats = h * tables * event.table_size
+    for a in range(len(event.areas)):
+        seats = int((event.area_at == a).sum()) * event.table_size
         lo = int(np.floor(share[a] + 1e-9))
         hi = lo + (1 if share[a] - lo > 1e-9 else 0)
         at_hi = seats - event.players * lo if hi > lo else 0

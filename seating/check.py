@@ -66,12 +66,10 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     P = event.players
     H, T, S = seating.shape
     names = event.place_names
-    country = event.country_of
+    country_at = event.country_at  # (H, P): substitutes change a place's country
     codes = event.country_codes
     sizes = event.delegation_sizes
     meet = meetings(seating, P)
-    compat = country[:, None] == country[None, :]
-    np.fill_diagonal(compat, False)
     upper = np.triu(np.ones((P, P), dtype=bool), 1)
     fig: dict = {
         "event": event.name,
@@ -99,10 +97,13 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     fig["repeat_meetings_bound"] = _repeat_bound(event, seats)
     fig["repeat_pairs_max_meetings"] = int(meet[upper].max()) if P > 1 else 0
     per_country = np.zeros(len(codes), dtype=np.int64)
-    cm = np.where(compat & upper, meet, 0)
-    for c in range(len(codes)):
-        members = country == c
-        per_country[c] = cm[np.ix_(members, members)].sum()
+    for h in range(H):  # compatriots at the same table, with the countries of that hanchan
+        for t in range(T):
+            table = seating[h, t][seating[h, t] >= 0]
+            for i in range(len(table)):
+                for j in range(i + 1, len(table)):
+                    if country_at[h, table[i]] == country_at[h, table[j]]:
+                        per_country[country_at[h, table[i]]] += 1
     fig["compatriot_meetings"] = int(per_country.sum())
     # the proven minimum assumes full hanchans and delegations that fit in the seats
     floor = (bounds.compatriot_floor(sizes, T, H, S)
@@ -126,9 +127,11 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
         fig["indirect_min_pairs"] = 0
     fig["indirect_ceiling"] = bounds.indirect_ceiling(event)
     opp = opponents_by_hanchan(seating, P)
-    met_countries = np.array(
-        [len(set(country[np.concatenate(opp[p])].tolist()) - {country[p]}) for p in range(P)]
-    )
+    met_countries = np.array([
+        len({int(country_at[h, q]) for h in range(H) for q in opp[p][h]
+             if country_at[h, q] != country_at[h, p]})
+        for p in range(P)
+    ])
     fig["countries_met_min"] = int(met_countries.min())
     fig["countries_met_mean"] = round(float(met_countries.mean()), 3)
     fig["countries_met_max"] = int(met_countries.max())
@@ -137,22 +140,22 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     b2b = np.zeros((P, max(H - 1, 0)), dtype=bool)
     for p in range(P):
         for h in range(H - 1):
-            a = set(country[opp[p][h]].tolist())
-            b = set(country[opp[p][h + 1]].tolist())
+            a = set(country_at[h, opp[p][h]].tolist())
+            b = set(country_at[h + 1, opp[p][h + 1]].tolist())
             b2b[p, h] = bool(a & b)
     fig["back_to_back_country"] = int(b2b.sum())
     fig["_met_countries"] = met_countries
     fig["_b2b"] = b2b
 
     # -- opponents' size classes -----------------------------------------------------
-    classes = size_classes(sizes)[country]
+    class_of = size_classes(sizes)
     per_day, total = bounds.mix_targets(event)
     day_of = event.day_of
     mix = np.zeros((P, len(event.days), 3), dtype=np.int64)
     for p in range(P):
         for h in range(H):
             for q in opp[p][h]:
-                mix[p, day_of[h], classes[q]] += 1
+                mix[p, day_of[h], class_of[country_at[h, q]]] += 1
     mix_total = mix.sum(axis=1)
 
     def excess(value, target):
@@ -201,9 +204,9 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     fig["table_repeats"] = int(np.maximum(visits - 1, 0).sum())
     fig["table_repeats_bound"] = P * max(0, H - T) if full else 0
     fig["table_max_visits"] = int(visits.max())
-    area_of = event.area_of_table
+    area_at = event.area_at
     A = len(event.areas)
-    area = np.where(table_of >= 0, area_of[np.maximum(table_of, 0)], -1)
+    area = np.where(table_of >= 0, area_at[np.arange(H)[None, :], np.maximum(table_of, 0)], -1)
     count = np.stack([(area == a).sum(axis=1) for a in range(A)], axis=1)
     share, day_share = bounds.area_shares(event)
     fig["area_max_deviation"] = round(float(np.abs(count - share[None, :]).max()), 3)

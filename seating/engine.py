@@ -982,6 +982,11 @@ class State:
         return self.st[0]
 
     @property
+    def movable(self) -> np.ndarray:
+        """Hanchans the search may change (False: played, or held fixed)."""
+        return self.ev[7]
+
+    @property
     def key(self) -> np.ndarray:
         """Seat key (planned wind) of every place in every hanchan; relabels change it."""
         return self.ev[6]

@@ -30,6 +30,13 @@ class Event:
     countries: tuple[tuple[str, int], ...]
     areas: tuple[tuple[str, int], ...]
     search: dict = field(default_factory=dict, compare=False)
+    # a change during the event (re-planning): from hanchan index `changed_from` on, place p
+    # belongs to country place_country[p] (substitutes; extra_countries are countries of one
+    # for substitutes of no country) and table t stands in area table_area[t]
+    changed_from: int | None = None
+    place_country: tuple[int, ...] | None = None
+    table_area: tuple[int, ...] | None = None
+    extra_countries: tuple[str, ...] = ()
 
     # ---- sizes -------------------------------------------------------------------
     @property
@@ -42,17 +49,34 @@ class Event:
 
     @property
     def country_codes(self) -> list[str]:
-        return [c for c, _ in self.countries]
+        return [c for c, _ in self.countries] + list(self.extra_countries)
 
     @property
     def delegation_sizes(self) -> np.ndarray:
-        return np.array([n for _, n in self.countries], dtype=np.int64)
+        """Players of every country (as the places now belong, after any substitution)."""
+        return np.bincount(self.country_of, minlength=len(self.country_codes)).astype(np.int64)
 
     # ---- per place ---------------------------------------------------------------
     @property
     def country_of(self) -> np.ndarray:
-        """Country index of every place, places ordered country by country."""
-        return np.repeat(np.arange(len(self.countries)), self.delegation_sizes)
+        """Country index of every place (after any substitution), places in config order."""
+        if self.place_country is not None:
+            return np.array(self.place_country, dtype=np.int64)
+        return self.planned_country_of
+
+    @property
+    def planned_country_of(self) -> np.ndarray:
+        """Country index of every place as configured: delegation by delegation."""
+        sizes = np.array([n for _, n in self.countries], dtype=np.int64)
+        return np.repeat(np.arange(len(self.countries)), sizes)
+
+    @property
+    def country_at(self) -> np.ndarray:
+        """country_at[h, p]: the country of the player at place p in hanchan h."""
+        at = np.repeat(self.planned_country_of[None, :], self.hanchans, axis=0)
+        if self.changed_from is not None and self.place_country is not None:
+            at[self.changed_from :] = self.country_of
+        return at
 
     @property
     def place_names(self) -> list[str]:
@@ -71,7 +95,16 @@ class Event:
     # ---- per table ---------------------------------------------------------------
     @property
     def area_of_table(self) -> np.ndarray:
+        """Area index of every table as configured (tables in area order)."""
         return np.repeat(np.arange(len(self.areas)), [n for _, n in self.areas])
+
+    @property
+    def area_at(self) -> np.ndarray:
+        """area_at[h, t]: the area of table t in hanchan h (after any table replacement)."""
+        at = np.repeat(self.area_of_table[None, :], self.hanchans, axis=0)
+        if self.changed_from is not None and self.table_area is not None:
+            at[self.changed_from :] = np.array(self.table_area, dtype=np.int64)
+        return at
 
     @property
     def area_names(self) -> list[str]:

@@ -47,12 +47,34 @@ def build_state(event: Event, plan: np.ndarray, keys: np.ndarray,
 
 
 def bounds(event: Event, state: engine.State) -> np.ndarray:
-    """Lower bound of every figure entry: the search stops a goal that reaches it."""
+    """Lower bound of every figure entry: the search stops a goal that reaches it.
+
+    With hanchans held fixed (re-planning), what they already hold counts in full and the
+    counting bounds apply to the hanchans left.
+    """
     b = np.zeros_like(state.cost)
     sizes = event.delegation_sizes
-    b[state.seg[engine.REPEATS, 0]] = repeat_floor(event)
-    floor = compatriot_floor(sizes, event.tables, event.hanchans, event.table_size)
-    b[state.seg[engine.COMPATRIOTS, 0]] = float((compatriot_weights(sizes) * floor).sum())
+    movable = state.movable
+    left = int(movable.sum())
+    share = left / event.hanchans
+    floor = compatriot_floor(sizes, event.tables, left, event.table_size)
+    weights = compatriot_weights(sizes)
+    b[state.seg[engine.REPEATS, 0]] = np.floor(repeat_floor(event) * share)
+    b[state.seg[engine.COMPATRIOTS, 0]] = float((weights * floor).sum())
+    if left < event.hanchans:
+        fixed = state.plan[~movable]
+        P = event.players
+        meet = np.zeros((P, P), dtype=np.int64)
+        for tables in fixed:
+            for table in tables:
+                meet[np.ix_(table, table)] += 1
+        np.fill_diagonal(meet, 0)
+        country = event.country_of
+        compat = country[:, None] == country[None, :]
+        upper = np.triu(np.ones_like(compat), 1)
+        b[state.seg[engine.REPEATS, 0]] += (meet * (meet - 1) / 2)[upper & ~compat].sum()
+        w = weights[country][:, None] * np.ones((1, P))
+        b[state.seg[engine.COMPATRIOTS, 0]] += (w * (meet + 1) * meet / 2)[upper & compat].sum()
     return b
 
 

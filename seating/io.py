@@ -113,15 +113,16 @@ SEATING_HEADER = ["hanchan", "table", "wind", "place", "country", "area", "day"]
 def write_seating(path, event: Event, seating: np.ndarray) -> None:
     """seating[hanchan, table, wind] = place; rows ordered by hanchan, table, wind."""
     names = event.place_names
-    country = event.country_of
+    country_at = event.country_at
     codes = event.country_codes
-    area_of = event.area_of_table
+    area_at = event.area_at
     areas = event.area_names
     day_of = event.day_of
     winds = event.wind_names
     H, T, S = seating.shape
     rows = (
-        (h + 1, t + 1, winds[w], names[p], codes[country[p]], areas[area_of[t]], day_of[h] + 1)
+        (h + 1, t + 1, winds[w], names[p], codes[country_at[h, p]], areas[area_at[h, t]],
+         day_of[h] + 1)
         for h in range(H)
         for t in range(T)
         for w in range(S)

@@ -29,6 +29,8 @@ from .event import Event
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
+W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
+STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
 
 
 def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
@@ -36,13 +38,16 @@ def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
+def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fault_weight):
     """Tabu search for each player's count per area within [lo, hi] (event shares).
 
     area[h, g] is the area of group g in hanchan h; a move swaps the areas of two groups of
     one hanchan, so every area keeps its number of tables. Each iteration takes a player off
     its share and the best non-tabu swap moving one of its groups (recently moved groups are
-    tabu for a while, unless the move beats the best plan). Returns the faults left.
+    tabu for a while, unless the move beats the best plan). With preferred areas
+    (prefer[h, g] >= 0, re-planning) a swap is scored fault_weight * faults + groups away
+    from their preferred area, so a few faults are not bought with many moved groups.
+    Returns the faults left.
     """
     np.random.seed(seed)
     H, G, S = plan.shape
@@ -61,7 +66,13 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
     for p in range(P):
         for a in range(A):
             total += max(count[p, a] - hi[p, a], lo[p, a] - count[p, a], 0)
+    away = 0
+    for h in range(H):
+        for g in range(G):
+            if prefer[h, g] >= 0 and area[h, g] != prefer[h, g]:
+                away += 1
     best = total
+    best_away = away
     best_area = area.copy()
     tabu = np.zeros((H, G), dtype=np.int64)
     bad = np.empty(P, dtype=np.int64)
@@ -77,6 +88,7 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
                     break
         p = bad[np.random.randint(nb)]
         best_d = 1 << 30
+        best_s = 1 << 30
         best_h = -1
         best_g2 = -1
         ties = 0
@@ -101,14 +113,23 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
                           - max(count[v, a2] - hi[v, a2], lo[v, a2] - count[v, a2], 0)
                           + max(count[v, a1] + 1 - hi[v, a1], lo[v, a1] - count[v, a1] - 1, 0)
                           - max(count[v, a1] - hi[v, a1], lo[v, a1] - count[v, a1], 0))
-                if (tabu[h, g1] > it or tabu[h, g2] > it) and total + d >= best:
+                if (tabu[h, g1] > it or tabu[h, g2] > it) and (
+                        fault_weight * (total + d) + away >= fault_weight * best + best_away):
                     continue
-                if d < best_d:
+                # groups leaving (+) or reaching (-) their preferred area
+                ds = 0
+                if prefer[h, g1] >= 0:
+                    ds += (prefer[h, g1] == a1) - (prefer[h, g1] == a2)
+                if prefer[h, g2] >= 0:
+                    ds += (prefer[h, g2] == a2) - (prefer[h, g2] == a1)
+                score = fault_weight * d + ds
+                if score < fault_weight * best_d + best_s:
                     best_d = d
+                    best_s = ds
                     best_h = h
                     best_g2 = g2
                     ties = 1
-                elif d == best_d:
+                elif score == fault_weight * best_d + best_s:
                     ties += 1
                     if np.random.randint(ties) == 0:
                         best_h = h
@@ -130,17 +151,20 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure):
         area[h, g1] = a2
         area[h, g2] = a1
         total += best_d
+        away += best_s
         tabu[h, g1] = it + tenure + np.random.randint(tenure)
         tabu[h, g2] = it + tenure + np.random.randint(tenure)
-        if total < best:
+        if fault_weight * total + away < fault_weight * best + best_away:
             best = total
+            best_away = away
             best_area[:] = area
     area[:] = best_area
     return best
 
 
 def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
-                 given_area: np.ndarray | None, iterations: int = 200_000) -> np.ndarray:
+                 given_area: np.ndarray | None, iterations: int = 200_000,
+                 prefer: np.ndarray | None = None) -> np.ndarray:
     """Area of every group in every hanchan, each player within 1 of its share per area.
 
     The shares leave almost no freedom (on the default event they force exactly 80, 72 and
@@ -149,31 +173,50 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     Hanchans not movable keep given_area.
     """
     H, G, S = plan.shape
-    cap = np.array([n for _, n in event.areas])
+    A = len(event.areas)
+    area_at = event.area_at
     share, _ = area_shares(event)
     rng = np.random.default_rng(event.seed)
     area = np.empty((H, G), dtype=np.int64)
     for h in range(H):
+        cap = np.bincount(area_at[h], minlength=A)  # tables of each area in this hanchan
         area[h] = given_area[h] if not movable[h] else rng.permutation(np.repeat(
-            np.arange(len(cap)), cap))
+            np.arange(A), cap))
+        if movable[h] and prefer is not None:
+            # start from the earlier tables' areas (re-planning), filling what is left over
+            want = np.where(prefer[h] >= 0, area_at[h][np.maximum(prefer[h], 0)], -1)
+            free = list(np.repeat(np.arange(A), cap))
+            for g in np.nonzero(want >= 0)[0]:
+                if want[g] in free:
+                    free.remove(want[g])
+                else:
+                    want[g] = -1
+            rest = np.nonzero(want < 0)[0]
+            want[rest] = np.array(free, dtype=np.int64)[rng.permutation(len(free))][:len(rest)]
+            area[h] = want
     lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
     hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    wanted = np.full((H, G), -1, dtype=np.int64)
+    weight = 1 << 20  # faults first
+    if prefer is not None:
+        wanted = np.where(prefer >= 0, area_at[np.arange(H)[:, None], np.maximum(prefer, 0)], -1)
+        weight = STAY_PER_FAULT
     _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi, iterations,
-               event.seed + 6, 10)
+               event.seed + 6, 10, wanted, weight)
     return area
 
 
-def _player_costs(h, table_of, area_of, share, day_share, day_of, fixed_rows) -> np.ndarray:
+def _player_costs(h, table_of, area_at, share, day_share, day_of) -> np.ndarray:
     """cost[p, t] of seating player p at table t in hanchan h, all other hanchans fixed."""
     P, H = table_of.shape
-    T = len(area_of)
+    T = area_at.shape[1]
     A = len(share)
     others = np.delete(np.arange(H), h)
     tab = table_of[:, others]
     placed = tab >= 0
     visits = np.zeros((P, T))
     np.add.at(visits, (np.repeat(np.arange(P), placed.sum(axis=1)), tab[placed]), 1)
-    area = np.where(table_of >= 0, area_of[np.maximum(table_of, 0)], -1)
+    area = np.where(table_of >= 0, area_at[np.arange(H)[None, :], np.maximum(table_of, 0)], -1)
     counts = np.stack([(area[:, others] == a).sum(axis=1) for a in range(A)], axis=1)
     d = day_of[h]
     in_day = others[day_of[others] == d]
@@ -187,20 +230,22 @@ def _player_costs(h, table_of, area_of, share, day_share, day_of, fixed_rows) ->
         for nb in (h - 1, h + 1):
             if 0 <= nb < H:
                 cost_area[:, a] += W_NEXT * (area[:, nb] == a)
-    return W_TABLE * visits + cost_area[:, area_of]
+    return W_TABLE * visits + cost_area[:, area_at[h]]
 
 
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
                   given: np.ndarray | None = None, sweeps: int = 30,
-                  steps: int = 500_000) -> np.ndarray:
+                  steps: int = 500_000, keep: np.ndarray | None = None) -> np.ndarray:
     """Give every group a table number: returns seating[hanchan, table, seat].
 
     movable/given: hanchans with movable False keep the table numbers of `given`
-    (a seating of the same shape) and are never renumbered.
+    (a seating of the same shape) and are never renumbered. keep: an earlier seating
+    (re-planning); a group that sat at a table there stays at it unless the rules above
+    area changes need it elsewhere (W_STAY).
     """
     H, G, S = plan.shape
     P = event.players
-    area_of = event.area_of_table
+    area_at = event.area_at
     day_of = event.day_of
     share, day_share = area_shares(event)
     if movable is None:
@@ -215,14 +260,25 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 assign[h, g] = t[0]
             table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
 
-    given_area = area_of[assign] if (~movable).any() else None
-    chosen = assign_areas(event, plan, movable, given_area)
+    given_area = (np.take_along_axis(area_at, np.maximum(assign, 0), axis=1)
+                  if (~movable).any() else None)
+    stay = np.zeros((H, G, area_at.shape[1]))  # cost of group g of hanchan h at table t
+    if keep is not None:
+        for h in range(H):
+            where = {tuple(sorted(table)): t for t, table in enumerate(keep[h].tolist())}
+            for g in range(G):
+                t = where.get(tuple(sorted(plan[h, g].tolist())))
+                if t is not None:
+                    stay[h, g] = W_STAY
+                    stay[h, g, t] = 0.0
+    chosen = assign_areas(event, plan, movable, given_area, prefer=None if keep is None else
+                          np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
 
     def solve(h, keep):
-        cost = _player_costs(h, table_of, area_of, share, day_share, day_of, None)
-        group_cost = cost[plan[h]].sum(axis=1)  # (G, T)
+        cost = _player_costs(h, table_of, area_at, share, day_share, day_of)
+        group_cost = cost[plan[h]].sum(axis=1) + stay[h]  # (G, T)
         if keep:
-            group_cost = group_cost + W_KEEP * (area_of[None, :] != chosen[h][:, None])
+            group_cost = group_cost + W_KEEP * (area_at[h][None, :] != chosen[h][:, None])
         rows, cols = linear_sum_assignment(group_cost)
         return cols[np.argsort(rows)]
 
@@ -249,9 +305,23 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     # the sweeps stop in a local optimum: anneal over swaps of two groups' tables in one
     # hanchan at temperatures below the weight of the event shares (a table repeat may still
     # be traded for them, as the spec orders), then sweep again from the best plan found
+    mov = np.asarray(movable, dtype=np.bool_)
+    prefer = np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1) if keep is not None \
+        else np.full((H, G), -1, dtype=np.int64)
+    # first table repeats and event shares alone, hot enough that a repeat may come and go
+    # (with many hanchans per table this is a tight colouring), then everything, never
+    # giving those two up (temperatures below their weights)
+    first = np.array([10.0, 1.0, 0.0, 0.0])
+    repeats = sum(len(row) - len(set(row)) for row in table_of.tolist())
+    if keep is None or repeats:  # re-planning: only when a table is seen twice
+        _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
+                event.seed + 6, first, 2.0, 0.05, prefer, 1.0 / STAY_PER_FAULT)
+    for h in range(H):
+        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
-    _anneal(plan, assign, table_of, np.asarray(movable, dtype=np.bool_), area_of, share,
-            day_share, day_of, steps, event.seed + 7, full, 2 * W_DAY, W_NEXT / 20)
+    if keep is None:  # re-planning: the exact per-hanchan sweeps below weigh staying put
+        _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
+                event.seed + 7, full, 2 * W_DAY, W_NEXT / 20, prefer, W_STAY)
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     sweep(keep=False)
@@ -274,16 +344,17 @@ def _outside1(value, share):
 
 
 @njit(cache=True)
-def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_of, share,
+def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, share,
                day_share, day_of, w):
     """Change of player p's cost if it sat at t_new instead of t_old in hanchan h."""
     H = table_of.shape[1]
-    a0 = area_of[t_old]
-    a1 = area_of[t_new]
+    a0 = area_at[h, t_old]
+    a1 = area_at[h, t_new]
     d = 0.0
     if t_new != t_old:
-        # visits[p, t_old] includes this hanchan
-        d += w[0] * ((visits[p, t_new] >= 1) - (visits[p, t_old] >= 2))
+        # sum over tables of C(visits, 2), so unavoidable repeats spread evenly
+        # (visits[p, t_old] includes this hanchan)
+        d += w[0] * (visits[p, t_new] - (visits[p, t_old] - 1))
     if a0 != a1:
         dd = day_of[h]
         d += w[1] * (_outside1(count[p, a0] - 1, share[a0]) - _outside1(count[p, a0], share[a0])
@@ -294,35 +365,36 @@ def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_of, 
                      - _outside1(day_count[p, dd, a1], day_share[dd, a1]))
         for nb in (h - 1, h + 1):
             if 0 <= nb < H and table_of[p, nb] >= 0:
-                an = area_of[table_of[p, nb]]
+                an = area_at[nb, table_of[p, nb]]
                 d += w[3] * ((an == a1) - (an == a0))
     return d
 
 
 @njit(cache=True)
-def _place(p, h, t_old, t_new, table_of, visits, count, day_count, area_of, day_of):
+def _place(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, day_of):
     visits[p, t_old] -= 1
     visits[p, t_new] += 1
-    count[p, area_of[t_old]] -= 1
-    count[p, area_of[t_new]] += 1
-    day_count[p, day_of[h], area_of[t_old]] -= 1
-    day_count[p, day_of[h], area_of[t_new]] += 1
+    count[p, area_at[h, t_old]] -= 1
+    count[p, area_at[h, t_new]] += 1
+    day_count[p, day_of[h], area_at[h, t_old]] -= 1
+    day_count[p, day_of[h], area_at[h, t_new]] += 1
     table_of[p, h] = t_new
 
 
 @njit(cache=True)
-def _anneal(plan, assign, table_of, movable, area_of, share, day_share, day_of, steps, seed, w,
-            t_start, t_end):
+def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, steps, seed, w,
+            t_start, t_end, prefer, stay):
     """Annealed swaps of two groups' tables in one hanchan; assign keeps the best found.
 
     Half the moves start from a player whose cost is positive (a table seen again, an area
-    off its share, ...), moving its group; the rest are uniform.
+    off its share, ...), moving its group; the rest are uniform. prefer[h, g] >= 0 is a
+    group's earlier table (re-planning): leaving it costs `stay`.
     """
     np.random.seed(seed)
     H, G, S = plan.shape
     P = table_of.shape[0]
     A = share.shape[0]
-    T = area_of.shape[0]
+    T = area_at.shape[1]
     D = day_share.shape[0]
     group_of = np.empty((P, H), dtype=np.int64)
     visits = np.zeros((P, T), dtype=np.int64)
@@ -335,21 +407,20 @@ def _anneal(plan, assign, table_of, movable, area_of, share, day_share, day_of, 
                 group_of[p, h] = g
                 t = table_of[p, h]
                 visits[p, t] += 1
-                count[p, area_of[t]] += 1
-                day_count[p, day_of[h], area_of[t]] += 1
+                count[p, area_at[h, t]] += 1
+                day_count[p, day_of[h], area_at[h, t]] += 1
     # player costs, for the focus and the total
     pc = np.zeros(P)
     for p in range(P):
         c = 0.0
         for t in range(T):
-            if visits[p, t] > 1:
-                c += w[0] * (visits[p, t] - 1)
+            c += w[0] * visits[p, t] * (visits[p, t] - 1) / 2
         for a in range(A):
             c += w[1] * _outside1(count[p, a], share[a])
             for d in range(D):
                 c += w[2] * _outside1(day_count[p, d, a], day_share[d, a])
         for h in range(1, H):
-            if area_of[table_of[p, h]] == area_of[table_of[p, h - 1]]:
+            if area_at[h, table_of[p, h]] == area_at[h - 1, table_of[p, h - 1]]:
                 c += w[3]
         pc[p] = c
     total = pc.sum()
@@ -375,26 +446,30 @@ def _anneal(plan, assign, table_of, movable, area_of, share, day_share, day_of, 
             g2 += 1
         t1 = assign[h, g1]
         t2 = assign[h, g2]
-        if area_of[t1] == area_of[t2] and w[0] == 0.0:
+        if area_at[h, t1] == area_at[h, t2] and w[0] == 0.0:
             continue
         d = 0.0
+        if prefer[h, g1] >= 0:
+            d += stay * ((t2 != prefer[h, g1]) - (t1 != prefer[h, g1]))
+        if prefer[h, g2] >= 0:
+            d += stay * ((t1 != prefer[h, g2]) - (t2 != prefer[h, g2]))
         for s in range(S):
             d += _move_cost(plan[h, g1, s], h, t1, t2, table_of, visits, count, day_count,
-                            area_of, share, day_share, day_of, w)
+                            area_at, share, day_share, day_of, w)
             d += _move_cost(plan[h, g2, s], h, t2, t1, table_of, visits, count, day_count,
-                            area_of, share, day_share, day_of, w)
+                            area_at, share, day_share, day_of, w)
         if d <= 0 or np.random.random() < np.exp(-d / temp):
             for s in range(S):
                 a = plan[h, g1, s]
                 b = plan[h, g2, s]
-                pc[a] += _move_cost(a, h, t1, t2, table_of, visits, count, day_count, area_of,
+                pc[a] += _move_cost(a, h, t1, t2, table_of, visits, count, day_count, area_at,
                                     share, day_share, day_of, w)
-                _place(a, h, t1, t2, table_of, visits, count, day_count, area_of, day_of)
+                _place(a, h, t1, t2, table_of, visits, count, day_count, area_at, day_of)
             for s in range(S):
                 b = plan[h, g2, s]
-                pc[b] += _move_cost(b, h, t2, t1, table_of, visits, count, day_count, area_of,
+                pc[b] += _move_cost(b, h, t2, t1, table_of, visits, count, day_count, area_at,
                                     share, day_share, day_of, w)
-                _place(b, h, t2, t1, table_of, visits, count, day_count, area_of, day_of)
+                _place(b, h, t2, t1, table_of, visits, count, day_count, area_at, day_of)
             assign[h, g1] = t2
             assign[h, g2] = t1
             total += d

@@ -1,0 +1,93 @@
+"""Changes during the event: a 14-hanchan event (120 players) replayed with withdrawals
+after hanchan 5."""
+
+import numpy as np
+import pytest
+import yaml
+
+from seating.check import recount
+from seating.core import plan
+from seating.event import ConfigError, load_event
+from seating.replan import changed_event, replan
+from tests.conftest import DATA
+
+
+@pytest.fixture(scope="module")
+def planned(schema):
+    event = load_event(yaml.safe_load((DATA / "replay-120.yaml").read_text()), schema)
+    seating, _ = plan(event)
+    return event, seating
+
+
+WITHDRAW = [
+    {"place": "AAA 01", "substitute": "BBB"},  # a player of another delegation
+    {"place": "CCC 02", "substitute": "none"},  # a player of no delegation
+    {"place": "DDD 03"},  # a compatriot substitute
+]
+CHANGE = {"after_hanchan": 5, "withdraw": WITHDRAW,
+          "replace_tables": [{"table": 3, "area": "Room"}]}
+
+
+@pytest.mark.parametrize("change", [{"after_hanchan": 5, "withdraw": WITHDRAW}, CHANGE],
+                         ids=["withdrawals", "withdrawals and a replaced table"])
+def test_withdrawals_after_hanchan_5(planned, change):
+    event, seating = planned
+    new, result, changes = replan(event, seating, change, log=lambda line: None)
+    # the played hanchans are never changed
+    assert (result[:5] == seating[:5]).all()
+    # every place still sits once per hanchan
+    H, T, S = result.shape
+    assert (np.sort(result.reshape(H, -1), axis=1) == np.arange(event.players)).all()
+    # the rules, recounted over the whole event with the countries as they were each hanchan
+    f = recount(new, result)
+    assert f["repeat_meetings"] == 0
+    assert f["compatriot_meetings"] == 0
+    for key in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
+        assert f[key] == 0, key
+    assert f["table_repeats"] == 0
+    # AAA 01 now belongs to BBB: never at a table with BBB from hanchan 6 on
+    names = new.place_names
+    sub = names.index("AAA 01")
+    bbb = set(np.nonzero(new.country_of == new.country_codes.index("BBB"))[0]) - {sub}
+    for h in range(5, H):
+        table = result[h][np.nonzero((result[h] == sub).any(axis=1))[0][0]]
+        assert not bbb & set(table.tolist())
+    # the list of changes is exactly the places whose future seats differ
+    moved = {names[p] for p in range(event.players)
+             if any((np.argwhere(seating[h] == p) != np.argwhere(result[h] == p)).any()
+                    for h in range(5, H))}
+    assert {c["place"] for c in changes} == moved
+    if "replace_tables" not in change:
+        # a repair, not a new plan: only the substitutes' tables and those their repair
+        # touches get other opponents (table numbers may change more, to keep every player
+        # at a new table each hanchan)
+        def mates(plan, p, h):
+            return set(plan[h][np.nonzero((plan[h] == p).any(axis=1))[0][0]].tolist())
+
+        regrouped = {p for p in range(event.players) for h in range(5, H)
+                     if mates(seating, p, h) != mates(result, p, h)}
+        assert len(regrouped) < event.players // 3, sorted(names[p] for p in regrouped)
+    else:
+        assert f["area_max_deviation"] < 2
+
+
+def test_table_replaced_by_a_spare_in_another_area(planned):
+    event, _ = planned
+    new = changed_event(event, CHANGE)
+    assert new.area_names[new.area_at[4, 2]] == "Hall"
+    assert new.area_names[new.area_at[5, 2]] == "Room"
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"after_hanchan": 14}, "after_hanchan: must be a whole number from 0 to 13"),
+    ({"after_hanchan": 5, "withdraw": [{"place": "ZZZ 01"}]}, "'ZZZ 01' is not a place"),
+    ({"after_hanchan": 5, "replace_tables": [{"table": 99, "area": "Room"}]},
+     "replace_tables: table must be 1 to 30"),
+    ({"after_hanchan": 5, "replace_tables": [{"table": 1, "area": "Roof"}]},
+     "area 'Roof' is not one of"),
+    ({"after_hanchan": 5, "withdrew": []}, "unknown key 'withdrew'"),
+])
+def test_bad_change_is_one_line(planned, change, message):
+    event, _ = planned
+    with pytest.raises(ConfigError, match=message):
+        changed_event(event, change)
