@@ -656,12 +656,17 @@ def pick_focus(ev, st, seg, goal):
     x = -1
     h = -1
     if goal == REPEATS or goal == COMPATRIOTS:
+        # a pair that meets most often (worst first: unavoidable repeats spread evenly)
         want = goal == COMPATRIOTS
         other = -1
+        most = 1 if want else 2
         for u in range(P):
             for w in range(u + 1, P):
-                compat = country[u] == country[w]
-                if compat == want and meet[u, w] >= (1 if compat else 2):
+                if (country[u] == country[w]) == want and meet[u, w] > most:
+                    most = meet[u, w]
+        for u in range(P):
+            for w in range(u + 1, P):
+                if (country[u] == country[w]) == want and meet[u, w] == most:
                     n += 1
                     if np.random.randint(n) == 0:
                         x, other = (u, w) if np.random.randint(2) == 0 else (w, u)

@@ -1,0 +1,50 @@
+"""Faults: a run killed in the middle of a stage finishes correctly when run again, and the
+number of cores does not change a single byte."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from tests.conftest import DATA, ROOT
+
+
+def command(workdir, cores):
+    return [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
+            "--configfile", str(DATA / "small.yaml"), f"-c{cores}", "--quiet"]
+
+
+def test_killed_in_the_goals_stage_then_finished(tmp_path):
+    work = tmp_path / "killed"
+    proc = subprocess.Popen(command(work, 1), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    goals = work / "results" / "small-64" / "logs" / "goals-run0.log"
+    deadline = time.time() + 300
+    while not goals.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert goals.exists(), "the run never reached the goals stage"
+    os.killpg(proc.pid, signal.SIGKILL)  # no cleanup at all, as a power cut
+    proc.wait()
+    assert not (work / "results" / "small-64" / "seating.csv").exists()
+    # simply run again (the profile reruns what was cut)
+    done = subprocess.run(command(work, 1), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    clean = tmp_path / "clean"
+    done = subprocess.run(command(clean, 1), capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for name in ("seating.csv", "check.json"):
+        assert (work / "results" / "small-64" / name).read_bytes() == \
+            (clean / "results" / "small-64" / name).read_bytes()
+
+
+def test_one_or_two_cores_same_bytes(tmp_path):
+    outputs = []
+    for cores in (1, 2):
+        work = tmp_path / f"cores{cores}"
+        done = subprocess.run(command(work, cores), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
+        out = work / "results" / "small-64"
+        outputs.append([(out / name).read_bytes() for name in
+                        ("seating.csv", "check.json", "chart.csv", "export/plan.json")])
+    assert outputs[0] == outputs[1]
