@@ -31,8 +31,11 @@ def main(smk):
             "indirect_min",
             "countries_met_min", "day_mix_max_excess", "total_mix_max_excess",
             "back_to_back_country"]
+    stopped = sorted({path.split("/")[-3] + " " + path.split("/")[-2] for path in smk.input.searches
+                      if io.read_json(path).get("hit_time_limit")})
     io.write_json(smk.output.summary, {
         "kept_run": best,
+        "time_limit_hit": stopped,
         "runs": [{"run": run, "draft": methods[run], **{k: figures[k] for k in keys}}
                  for _, run, _, figures in runs],
     })

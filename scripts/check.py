@@ -16,11 +16,17 @@ def main(smk):
     seating = io.read_seating(smk.input.seating, event)
     figures = recount(event, seating)
     goal_targets = {GOAL_NAMES[g]: t for g, t in targets(event).items()}
-    io.write_json(smk.output.check, {**public(figures), "targets": goal_targets})
-    template = Path(smk.input.template).read_text(encoding="utf-8")
     runs = io.read_json(smk.input.runs)
+    io.write_json(smk.output.check, {**public(figures), "targets": goal_targets,
+                                     "time_limit_hit": runs["time_limit_hit"]})
+    template = Path(smk.input.template).read_text(encoding="utf-8")
+    extra = {}
+    if runs["time_limit_hit"]:
+        extra["Search stopped by its time limit"] = (
+            ", ".join(runs["time_limit_hit"]) + ": goals marked ✗ may be reachable with "
+            "more time (search.time_limit)")
     io.write_text(smk.output.report, render(event, seating, figures, template, goal_targets,
-                                            runs=runs))
+                                            extra=extra, runs=runs))
     log(f"check: {figures['repeat_meetings']} repeats, {figures['compatriot_meetings']} "
         f"compatriot, {figures['unlinked_pairs']} unlinked, countries met "
         f"{figures['countries_met_min']}..{figures['countries_met_max']}, back to back "

@@ -48,3 +48,25 @@ def test_one_or_two_cores_same_bytes(tmp_path):
         outputs.append([(out / name).read_bytes() for name in
                         ("seating.csv", "check.json", "chart.csv", "export/plan.json")])
     assert outputs[0] == outputs[1]
+
+
+def test_time_limit_stops_the_search_and_the_report_says_so(tmp_path):
+    import json
+
+    import yaml
+
+    config = yaml.safe_load((DATA / "small.yaml").read_text())
+    config["event"] = "small-hurried"
+    config["search"].update(time_limit=0.001, swap_moves=10**9, anneal_steps=10**9)
+    path = tmp_path / "hurried.yaml"
+    path.write_text(yaml.safe_dump(config))
+    start = time.time()
+    done = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"),
+                           "-d", str(tmp_path), "--configfile", str(path), "-c1", "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert time.time() - start < 300  # budgets of a billion moves, stopped by the clock
+    out = tmp_path / "results" / "small-hurried"
+    check = json.loads((out / "check.json").read_text())
+    assert check["time_limit_hit"]  # e.g. ["03_swaps run0", "04_goals run0"]
+    assert "Search stopped by its time limit" in (out / "report.html").read_text()

@@ -21,6 +21,13 @@ rule best_run:
     input:
         groups=expand(stage(4, "goals", "run{run}/groups.csv"), run=range(RUNS)),
         drafts=expand(stage(2, "draft", "run{run}/summary.json"), run=range(RUNS)),
+        searches=expand(
+            [
+                stage(3, "swaps", "run{run}/summary.json"),
+                stage(4, "goals", "run{run}/summary.json"),
+            ],
+            run=range(RUNS),
+        ),
     output:
         groups=stage(4, "goals", "groups.csv"),
         summary=stage(4, "goals", "summary.json"),
