@@ -151,6 +151,9 @@ def _one_line(error: jsonschema.ValidationError, schema: dict) -> str:
     ):
         bad = error.instance
         return f"{path}: country code {bad!r} must be 1-12 plain letters or digits"
+    if path == "table_size" and error.validator == "enum":
+        return (f"table_size: {error.instance!r} is not 3 or 4 (the championship search plans "
+                "tables of 3 or 4; audits and designs also take tables of 5)")
     if error.validator == "type" and path.startswith(("countries.", "areas.")):
         return f"{path}: must be a whole number of at least 1, got {error.instance!r}"
     if error.validator == "minimum" and path.startswith("countries."):

@@ -36,7 +36,7 @@ DELETE = object()
 BAD = [
     (("hanchans",), DELETE, r"^missing required key 'hanchans'$"),
     (("days",), [5, 5, 5], r"days: .*sums to 15 hanchans, but hanchans is 14"),
-    (("table_size",), 5, r"table_size"),
+    (("table_size",), 5, r"table_size: 5 is not 3 or 4"),
     (("countries", "POL"), -3, r"countries\.POL: a delegation needs at least 1 player"),
     (("countries", "POL"), 0, r"countries\.POL"),
     (("countries", "POL"), 2.5, r"countries\.POL: must be a whole number"),
