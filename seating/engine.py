@@ -424,7 +424,7 @@ def _ctry_add(lst, n, c, step):
 
 
 @njit(cache=True)
-def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1):
+def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=True):
     """Delta of every cost entry (into work's delta) if x and y swapped groups in hanchan h.
 
     With x2, y2 >= 0 (x2 at x's table, y2 at y's table) both pairs swap at once.
@@ -489,7 +489,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1):
                     (m1 + 1) * m1 / 2 - (m0 + 1) * m0 / 2)
             else:
                 delta[seg[REPEATS, START]] += m1 * (m1 - 1) / 2 - m0 * (m0 - 1) / 2
-    if active[INDIRECT]:
+    if active[INDIRECT] and with_indirect:
         for i in range(n):
             for j in range(i + 1, n):
                 c0 = common[mem[i], mem[j]]
@@ -784,11 +784,14 @@ def pick_focus(ev, st, seg, goal):
 
 @njit(cache=True)
 def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound, tabu, rtabu,
-        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread, weights):
+        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread, weights,
+        cheap):
     """Tabu search on one goal for at most `moves` moves; the best plan is kept in best_plan.
 
     counters = [iteration, last improvement]. Returns 1 when the goal has nothing left to
-    improve in its window, 0 otherwise.
+    improve in its window, 0 otherwise. cheap: repeats, compatriots and common opponents are
+    locked with nothing to spare, so a candidate is first screened without the costly
+    common-opponent part, which then only decides whether a winner is admissible.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -856,22 +859,32 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                         continue
                     x2 = -1 if k2 < 0 else plan[h, gx, k2]
                     y2 = -1 if k2 < 0 else plan[h, gy, k2]
-                    evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
+                    if cheap and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+                        continue  # a repeat or compatriot meeting: locked at zero
+                    evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not cheap)
                     for i in range(cost.shape[0]):
                         trial[i] = cost[i] + delta[i]
-                    if not _admissible(trial, lock, locklen, seg, hard):
+                    if not cheap and not _admissible(trial, lock, locklen, seg, hard):
                         continue
                     if tabu[h, y] > it and _order(trial, best_cost, weights) >= 0:
                         continue
                     c = -1 if best_y < 0 else _order(trial, chosen, weights)
+                    if c > 0:
+                        continue
+                    if cheap:
+                        # a winner so far: now the common opponents, which only decide
+                        # whether it is admissible (their goal is locked with nothing to lose)
+                        evaluate(ev, st, seg, active, work, h, x, y, x2, y2, True)
+                        for i in range(cost.shape[0]):
+                            trial[i] = cost[i] + delta[i]
+                        if not _admissible(trial, lock, locklen, seg, hard):
+                            continue
                     if c < 0:
                         n = 1
                     elif c == 0:
                         n += 1
                         if np.random.randint(n) != 0:
                             continue
-                    else:
-                        continue
                     best_y = y
                     best_h = h
                     best_x2 = x2
@@ -1059,6 +1072,19 @@ class Search:
         self.hit_time_limit = False
         seed_rng(seed)
 
+    def screen_cheaply(self, goal: int) -> bool:
+        """True when repeats, compatriots and common opponents are locked at zero (a
+        candidate may then be screened without the common-opponent delta)."""
+        s = self.state
+        for g in (REPEATS, COMPATRIOTS, INDIRECT):
+            st = s.seg[g, START]
+            n = self.locklen[g]
+            if not self.hard[g] or goal == g or (g != INDIRECT and n == 0):
+                return False
+            if np.any(self.lock[st:st + n] != 0) or s.seg[g, ACTIVE] != n:
+                return False
+        return True
+
     def reached(self, goal: int) -> bool:
         s = self.state
         st = s.seg[goal, START]
@@ -1134,7 +1160,8 @@ class Search:
                            self.lock, self.locklen, self.bound, self.tabu, self.rtabu,
                            self.counters, self.best_cost, self.best_plan, self.best_key,
                            self.tenure, self.patience, relabels, spread,
-                           np.zeros_like(s.cost) if weights is None else weights)
+                           np.zeros_like(s.cost) if weights is None else weights,
+                           self.screen_cheaply(goal))
                 used += int(self.counters[0] - start)
                 line = (describe(goal, self.best_cost, s.seg) if goal >= 0 else
                         " | ".join(describe(g, self.best_cost, s.seg) for g in range(NGOALS)
