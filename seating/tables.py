@@ -313,9 +313,10 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     # giving those two up (temperatures below their weights)
     first = np.array([10.0, 1.0, 0.0, 0.0])
     repeats = sum(len(row) - len(set(row)) for row in table_of.tolist())
-    if keep is None or repeats:  # re-planning: only when a table is seen twice
-        _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
-                event.seed + 6, first, 2.0, 0.05, prefer, 1.0 / STAY_PER_FAULT)
+    if keep is None or repeats:  # re-planning: only when a table is seen twice, and longer
+        _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of,
+                steps if keep is None else 4 * steps, event.seed + 6, first, 2.0, 0.05, prefer,
+                1.0 / STAY_PER_FAULT)
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
