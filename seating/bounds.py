@@ -114,19 +114,28 @@ def area_deviation_floor(event: Event) -> float:
 def consecutive_area_floor(event: Event) -> int:
     """Fewest (player, hanchan) pairs in the same area as the hanchan before, by counting.
 
-    With every player's count in an area at the floor or ceiling of its share, a player
-    with k hanchans of h in one area sits there twice in a row at least max(0, 2k - h - 1)
-    times (k items in h slots form at most h - k + 1 runs); the area's seats fix how many
-    players must take the ceiling. Each such pair lies in one area, so the areas add up.
+    Two counts, each a lower bound on one area's pairs; the larger counts, and the areas
+    add up (each pair lies in one area):
+
+    - per player: with every player's count in an area at the floor or ceiling of its
+      share, a player with k hanchans of h in one area sits there twice in a row at least
+      max(0, 2k - h - 1) times (k items in h slots form at most h - k + 1 runs); the area's
+      seats fix how many players must take the ceiling;
+    - per change of hanchan: an area seating s and then s' of the P players keeps at least
+      max(0, s + s' - P) of them (on the default event the main hall, 120 of 200 seats,
+      keeps 40 players at every one of the 13 changes: 520).
     """
     h = event.hanchans
     share, _ = area_shares(event)
     total = 0
     for a in range(len(event.areas)):
-        seats = int((event.area_at == a).sum()) * event.table_size
+        per_hanchan = (event.area_at == a).sum(axis=1) * event.table_size
+        seats = int(per_hanchan.sum())
         lo = int(np.floor(share[a] + 1e-9))
         hi = lo + (1 if share[a] - lo > 1e-9 else 0)
         at_hi = seats - event.players * lo if hi > lo else 0
         at_lo = event.players - at_hi
-        total += at_lo * max(0, 2 * lo - h - 1) + at_hi * max(0, 2 * hi - h - 1)
+        by_player = at_lo * max(0, 2 * lo - h - 1) + at_hi * max(0, 2 * hi - h - 1)
+        by_change = int(np.maximum(per_hanchan[1:] + per_hanchan[:-1] - event.players, 0).sum())
+        total += max(by_player, by_change)
     return total

@@ -79,3 +79,16 @@ def test_areas_recount():
     f = recount(ev, plan, winds_known=False)
     assert f["area_max_deviation"] == 2.0  # 4 of 4 in Main against a share of 2
     assert f["consecutive_same_area"] == 8 * 3
+
+
+def test_consecutive_area_bound_holds_for_any_seating():
+    """The per-change count: an area holding 12 of 16 seats keeps 8 players at every change."""
+    ev = one_each(16, 4, (4,), areas=(("Main", 3), ("Side", 1)))
+    from seating.bounds import consecutive_area_floor
+
+    assert consecutive_area_floor(ev) == 3 * (12 + 12 - 16)
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        plan = np.array([rng.permutation(16).reshape(4, 4) for _ in range(4)])
+        f = recount(ev, plan, winds_known=False)
+        assert f["consecutive_same_area"] >= f["consecutive_same_area_bound"] == 24
