@@ -8,6 +8,7 @@ never from the optimizer's own counters. Nothing here hard-codes a measured numb
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -22,12 +23,16 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from seating.check import public, recount
-from seating.core import plan
-from seating.event import Event, load_event
-from seating.io import read_seating
-
 ROOT = Path(__file__).resolve().parents[1]
+# Measure the package of the tree this file lives in (e.g. a `git worktree` of one commit),
+# not whichever tree the editable install of `seating` points at.
+sys.path.insert(0, str(ROOT))
+
+from seating.check import public, recount  # noqa: E402
+from seating.core import plan  # noqa: E402
+from seating.event import Event, load_event  # noqa: E402
+from seating.io import read_seating  # noqa: E402
+
 BENCH = ROOT / "benchmarks"
 DATA = BENCH / "data"
 OUT = BENCH / "out"
@@ -168,8 +173,11 @@ def snakemake_run(configfile: Path, cores: int = 2, keep: bool = False) -> dict:
         f"-c{cores}",
         "--quiet",
     ]
+    # the workflow's scripts import `seating` from this tree too
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     result = {"ok": done.returncode == 0, "seconds": wall, "command": cmd, "workdir": work}
     out = work / "results" / event.name
@@ -463,6 +471,26 @@ def git_state() -> str:
     return f"{head}{' + uncommitted changes' if dirty else ''}" if head else "unknown"
 
 
+# What a measurement runs: the package, the workflow and the default event.
+CODE = ("Snakefile", "seating", "scripts", "workflow", "config")
+
+
+def code_fingerprint() -> str:
+    """Short hash of every file the measurements run (CODE), committed or not.
+
+    Other sessions may edit the tree while a benchmark runs; a report whose fingerprint at
+    the end differs from the one at the start measured code that changed under it.
+    """
+    digest = hashlib.sha256()
+    for top in CODE:
+        base = ROOT / top
+        files = [base] if base.is_file() else sorted(base.rglob("*")) if base.is_dir() else []
+        for f in files:
+            if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc":
+                digest.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def machine() -> dict:
     load = os.getloadavg()
     return {
@@ -472,6 +500,7 @@ def machine() -> dict:
         "load": " ".join(f"{x:.2f}" for x in load),
         "python": platform.python_version(),
         "commit": git_state(),
+        "code": code_fingerprint(),
     }
 
 
@@ -479,7 +508,7 @@ def machine_line(info: dict | None = None) -> str:
     m = info or machine()
     return (
         f"measured {m['date']} on {m['host']} ({m['cpus']} CPUs, load average "
-        f"{m['load']}), Python {m['python']}, code at {m['commit']}"
+        f"{m['load']}), Python {m['python']}, code at {m['commit']} (files {m['code']})"
     )
 
 
@@ -514,11 +543,17 @@ class Report:
         if not self.path:
             return
         end = machine()
+        changed = (
+            f" WARNING: the code changed during the measurement (files {self.start['code']} "
+            f"at the start, {end['code']} at the end; commit {end['commit']})."
+            if end["code"] != self.start["code"]
+            else ""
+        )
         head = [
             f"# {self.title}",
             "",
             f"Started: {machine_line(self.start)}.",
-            f"Finished: {end['date']} (load average {end['load']}).{status}",
+            f"Finished: {end['date']} (load average {end['load']}).{status}{changed}",
             "",
         ]
         body = "\n\n".join(self.parts + (extra or []))
@@ -527,5 +562,7 @@ class Report:
 
     def done(self, status: str = "") -> None:
         self.write(status)
+        if code_fingerprint() != self.start["code"]:
+            print("WARNING: the code changed during the measurement (see the report's head)")
         if self.path:
             print(f"report written to {self.path}")
