@@ -1207,11 +1207,14 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
 
 def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000,
-                compat_share: float = 0.0) -> int:
+                compat_share: float = 0.0, weights: np.ndarray | None = None,
+                fresh_only: bool = True) -> int:
     """Simulated annealing on one goal under the locks; keeps the best plan found.
 
     compat_share: part of the proposals that swap two compatriots (other places then see
-    the same countries, so locks on countries met hold more often).
+    the same countries, so locks on countries met hold more often). weights: of the cost
+    entries (default: the goal's own, worse buckets heavier). fresh_only: only exchanges
+    that make nobody meet anyone again (off when repeats are unavoidable and being spread).
     """
     s = search.state
     country = s.ev[0]
@@ -1219,7 +1222,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     cstart = np.searchsorted(country[members], np.arange(country.max() + 2))
     # a locked minimum of countries met, tested cheaply before each full evaluation
     floor = int(search.locklen[COUNTRIES]) if search.hard[COUNTRIES] else 0
-    w = _anneal_weights(s, goal)
+    w = _anneal_weights(s, goal) if weights is None else weights
     search.best_cost[:] = s.cost
     search.best_plan[:] = s.plan
     search.best_key[:] = s.key
@@ -1238,7 +1241,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         b = t_start * (t_end / t_start) ** ((done + n) / steps)
         anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
-               search.best_key, stats, True, compat_share, members, cstart, floor,
+               search.best_key, stats, fresh_only, compat_share, members, cstart, floor,
                goal == BACK_TO_BACK)
         done += n
         line = describe(goal, search.best_cost, s.seg)

@@ -17,6 +17,8 @@ from . import engine
 from .event import Event
 from .goals import bounds, build_state
 
+SPREAD_STEPS_PER_MOVE = 10  # annealing steps per tabu move allowed, when repeats remain
+
 
 def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                      time_limit: float, log=print, movable=None) -> tuple[np.ndarray, dict]:
@@ -32,6 +34,11 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
     used = 0
     if not (search.reached(engine.REPEATS) and search.reached(engine.COMPATRIOTS)):
         used = search.improve(-1, moves, deadline, log, weights=weights, stop_at_bounds=True)
+    if not search.reached(engine.REPEATS):
+        # more hanchans than repeat-free play allows: the tabu search stalls with a few pairs
+        # meeting once too often or too rarely; annealing spreads the meetings further
+        engine.anneal_goal(search, engine.REPEATS, SPREAD_STEPS_PER_MOVE * moves,
+                           deadline, log, t_start=2.0, weights=weights, fresh_only=False)
     for goal in (engine.REPEATS, engine.COMPATRIOTS):
         search.lock_goal(goal)
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,

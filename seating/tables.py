@@ -31,6 +31,7 @@ W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
 STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
+FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
 def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
@@ -311,14 +312,29 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     # first table repeats and event shares alone, hot enough that a repeat may come and go
     # (with many hanchans per table this is a tight colouring), then everything, never
     # giving those two up (temperatures below their weights)
-    first = np.array([10.0, 1.0, 0.0, 0.0])
-    repeats = sum(len(row) - len(set(row)) for row in table_of.tolist())
-    if keep is None or repeats:  # re-planning: only when a table is seen twice, and longer
-        _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of,
-                steps if keep is None else 4 * steps, event.seed + 6, first, 2.0, 0.05, prefer,
-                1.0 / STAY_PER_FAULT)
-    for h in range(H):
-        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    # while table repeats stay above their counting floor (C(visits, 2) summed, so they
+    # spread evenly), again from the best plan with another seed and weights nearer the
+    # temperatures (a tight colouring needs uphill moves)
+    q, r = divmod(H, area_at.shape[1])
+    floor = P * (r * (q + 1) * q // 2 + (area_at.shape[1] - r) * q * (q - 1) // 2)
+
+    def repeats():
+        """Sum over players and tables of C(visits, 2): table repeats, spread evenly."""
+        visits = np.array([np.bincount(row, minlength=area_at.shape[1]) for row in table_of])
+        return int((visits * (visits - 1) // 2).sum())
+
+    if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
+        for attempt in range(FIRST_ATTEMPTS):
+            # fewer tables than hanchans (a tight colouring) or a second run: hotter
+            scale = 10 if attempt > 0 or H > area_at.shape[1] else 1
+            _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of,
+                    steps if keep is None else 4 * steps, event.seed + 6 + 1000 * attempt,
+                    np.array([10.0, 1.0, 0.0, 0.0]) / scale, 2.0, 0.05, prefer,
+                    1.0 / scale / STAY_PER_FAULT)
+            for h in range(H):
+                table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+            if repeats() <= floor:
+                break
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
     if keep is None:  # re-planning: the exact per-hanchan sweeps below weigh staying put
         _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
