@@ -1,6 +1,7 @@
 """Against the best published precomputed plans: one player per country, P players, h hanchans.
 
     .venv/bin/python benchmarks/published.py [--quick] [--only P,h ...] [--comparisons]
+                                             [--players 16:200:24] [--hanchans 10,14,15]
                                              [--seed N] [--search KEY=VALUE ...] [--report PATH]
 
 For every cell of the grid P = 16..200 step 4 x h in {8, 10, 14, 15} (tables of 4, days of at
@@ -14,7 +15,7 @@ the published plans:
   P=160 h=14: unlinked_pairs == 0 (published 96).
 The full grid (188 cells) takes long: a progress line per cell goes to stderr, and with
 --report the markdown is rewritten after every cell. --only P,h runs single cells (repeat it);
---comparisons runs just the three cells compared.
+--comparisons runs just the three cells compared; --players and --hanchans run a sub-grid.
 """
 
 from __future__ import annotations
@@ -68,7 +69,19 @@ def cells_of(args) -> list[tuple[int, int]]:
         return cells
     if args.comparisons:
         return [(p, h) for p, h, *_ in COMPARISONS]
-    return [(p, h) for h in HANCHANS for p in PLAYERS]
+    players = numbers(args.players) if args.players else PLAYERS
+    hanchans = numbers(args.hanchans) if args.hanchans else HANCHANS
+    if any(p % 4 for p in players):
+        sys.exit("--players: every count must be a multiple of 4 (tables of 4)")
+    return [(p, h) for h in hanchans for p in players]
+
+
+def numbers(text: str) -> list[int]:
+    """`16,40,64` or a range `16:200:24` (start:stop:step, stop included)."""
+    if ":" in text:
+        start, stop, step = (int(x) for x in text.split(":"))
+        return list(range(start, stop + 1, step))
+    return [int(x) for x in text.split(",") if x.strip()]
 
 
 def main() -> int:
@@ -76,6 +89,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="smaller search budgets")
     ap.add_argument("--only", action="append", metavar="P,h", help="run this cell only")
     ap.add_argument("--comparisons", action="store_true", help="run the three compared cells")
+    ap.add_argument("--players", help="a sub-grid: P values, `16,40` or `16:200:24`")
+    ap.add_argument("--hanchans", help="a sub-grid: h values, e.g. `14,15`")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--search",
