@@ -31,6 +31,7 @@ W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
 STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
+AREA_ATTEMPTS = 3  # area searches while a player stays off its share
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -202,9 +203,18 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     if prefer is not None:
         wanted = np.where(prefer >= 0, area_at[np.arange(H)[:, None], np.maximum(prefer, 0)], -1)
         weight = STAY_PER_FAULT
-    _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi, iterations,
-               event.seed + 6, 10, wanted, weight)
-    return area
+    start = area.copy()
+    best, best_faults = area, None
+    for attempt in range(AREA_ATTEMPTS):
+        # a search that ends with a player off its share starts again with another seed
+        area = start.copy()
+        faults = _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi,
+                            iterations, event.seed + 6 + 1000 * attempt, 10, wanted, weight)
+        if best_faults is None or faults < best_faults:
+            best, best_faults = area, faults
+        if faults == 0 or prefer is not None:
+            break
+    return best
 
 
 def _player_costs(h, table_of, area_at, share, day_share, day_of) -> np.ndarray:
