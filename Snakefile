@@ -33,4 +33,5 @@ include: "workflow/rules/winds.smk"  # 5 seat winds
 include: "workflow/rules/tables.smk"  # 6 table numbers and areas
 include: "workflow/rules/check.smk"  # 7 recount everything, report
 include: "workflow/rules/audit.smk"  # audit any schedule: audit/<name>.csv|.txt
+include: "workflow/rules/whist.smk"  # whist seeds: results/whist/seeds.html, results/whist/<P>/
 include: "workflow/rules/replan.smk"  # changes during the event: changes/<change>.yaml
