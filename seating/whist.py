@@ -863,6 +863,314 @@ def tabu_search(
 
 
 # ---------------------------------------------------------------------------------------
+# Exact backtracking over base tables and free tables
+# ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _bt_seat(row, used, pc, oc, group, M, B, seat, v, sign):
+    """Seat v at `seat` (sign 1) or take it away (sign -1): the gaps of its pairs with the
+    earlier seats of its table are counted, for every multiplier of `group` if the table is
+    a base table (t < B), once if free. Returns False if a count passes its target (1
+    between partners, 2 between opponents) or a gap is 0; nothing is marked then."""
+    t = seat // 4
+    s = seat % 4
+    base = t < B
+    k = len(group) if base else 1
+    ok = True
+    for kind in range(3):
+        if s == 1 and kind == 0:
+            other, partners = 0, True
+        elif s == 2 and kind < 2:
+            other, partners = kind, False
+        elif s == 3:
+            other, partners = (2, True) if kind == 0 else (kind - 1, False)
+        else:
+            continue
+        w = row[4 * t + other]
+        if v == M or w == M:
+            continue
+        for j in range(k):
+            c = group[j] if base else 1
+            g = _gap((c * v) % M, (c * w) % M, M)
+            if partners:
+                pc[g] += sign
+                ok = ok and pc[g] <= 1 and g > 0
+            else:
+                oc[g] += sign
+                ok = ok and oc[g] <= 2 and g > 0
+    if sign == 1 and not ok:
+        return False
+    for j in range(k):
+        used[(group[j] * v) % M if base else v] = sign == 1
+    row[seat] = v if sign == 1 else -1
+    return True
+
+
+@njit(cache=True)
+def _bt_place(row, used, pc, oc, group, M, B, seat, v):
+    if _bt_seat(row, used, pc, oc, group, M, B, seat, v, 1):
+        return True
+    _bt_seat(row, used, pc, oc, group, M, B, seat, v, -1)  # undo the counts
+    return False
+
+
+@njit(cache=True)
+def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_nodes):
+    """Depth-first search, seat by seat, for B base tables and then F free tables.
+
+    Base table t < B is [a, b | c, e] with its images [g a, g b | g c, g e] (g in group):
+    a is the first residue of the lowest unused base orbit (orbit_id), b, c, e residues of
+    other unused base orbits, orbit(c) < orbit(e). Free tables take the residues free_ok
+    (infinity = M first, in the first free table's first seat; then the smallest unused
+    residue first), c < e. Candidates are tried in `order`. pc, oc: the gap counts of the
+    fixed tables. Returns (1 found / 0 none exists / -1 gave up after max_nodes, row, nodes).
+    """
+    L = 4 * (B + F)
+    row = np.full(L, -1, dtype=np.int64)
+    used = np.zeros(M + 1, dtype=np.bool_)
+    cur = np.zeros(L + 1, dtype=np.int64)
+    seat = 0
+    nodes = 0
+    while True:
+        if seat == L:
+            return 1, row, nodes
+        if seat < 0:
+            return 0, row, nodes
+        nodes += 1
+        if nodes > max_nodes:
+            return -1, row, nodes
+        t = seat // 4
+        s = seat % 4
+        base = t < B
+        placed = False
+        if s == 0:
+            if cur[seat] == 0:
+                cur[seat] = 1
+                v = -1
+                if base:
+                    low = M + 1
+                    for u in range(M):
+                        if base_ok[u] and not used[u] and orbit_id[u] < low:
+                            low = orbit_id[u]
+                            v = u
+                elif free_ok[M] and not used[M]:
+                    v = M
+                else:
+                    for u in range(M):
+                        if free_ok[u] and not used[u]:
+                            v = u
+                            break
+                if v >= 0:
+                    placed = _bt_place(row, used, pc, oc, group, M, B, seat, v)
+        else:
+            while cur[seat] < M + 1:
+                v = order[cur[seat]]
+                cur[seat] += 1
+                if used[v]:
+                    continue
+                if base:
+                    if not base_ok[v] or (s == 3 and orbit_id[v] < orbit_id[row[4 * t + 2]]):
+                        continue
+                elif not free_ok[v] or (s == 3 and v < row[4 * t + 2]):
+                    continue
+                if _bt_place(row, used, pc, oc, group, M, B, seat, v):
+                    placed = True
+                    break
+        if placed:
+            seat += 1
+            cur[seat] = 0
+        else:
+            seat -= 1
+            if seat >= 0:
+                _bt_seat(row, used, pc, oc, group, M, B, seat, row[seat], -1)
+
+
+@dataclass
+class BacktrackLayout:
+    """A row of fixed tables (a smaller seed scaled up, or none), B base tables moved by
+    G = <multiplier> (each stands for |G| tables) and F free tables.
+
+    base_orbits: the G-orbits of |G| residues the base tables take (four per base table,
+    one residue from each); free: the residues of the free tables (the rest: infinity and 0
+    unless fixed, residues G moves less freely, and the free orbits)."""
+
+    M: int
+    multiplier: int
+    group: list[int]
+    fixed: list[int]
+    base_orbits: list[list[int]]
+    free: list[int]
+
+    @property
+    def base_tables(self) -> int:
+        return len(self.base_orbits) // 4
+
+    @property
+    def free_tables(self) -> int:
+        return len(self.free) // 4
+
+
+def backtrack_layout(M: int, multiplier: int, free_orbits, small_row=None) -> BacktrackLayout:
+    """The layout with the orbits numbered `free_orbits` (indices into the G-orbits of |G|
+    residues, listed from their smallest residue) in the free tables. With small_row (a seed
+    for q + 1 players, q | M) the multiples of M / q are that seed scaled, else infinity and 0
+    sit at free tables."""
+    k = multiplicative_order(multiplier, M)
+    if k == 0:
+        raise ValueError(f"{multiplier} is not a unit mod {M}")
+    group = [pow(multiplier, j, M) for j in range(k)]
+    if small_row is not None:
+        q = len(small_row) - 1
+        if M % q:
+            raise ValueError(f"{q} does not divide {M}")
+        fixed = scaled(small_row, M)
+        if any((multiplier * v) % M != v for v in fixed if v != M):
+            raise ValueError(f"{multiplier} moves the multiples of {M // q}")
+        rest = [v for v in range(M) if v % (M // q)]
+        free = []
+    else:
+        fixed, rest, free = [], list(range(1, M)), [M, 0]
+    orbits = _orbits(rest, group, M)
+    full = [o for o in orbits if len(set(o)) == k]
+    free += [v for o in orbits if len(set(o)) != k for v in sorted(set(o))]
+    chosen = set(free_orbits)
+    free += [v for i, o in enumerate(full) if i in chosen for v in o]
+    base = [o for i, o in enumerate(full) if i not in chosen]
+    if len(base) % 4 or len(free) % 4:
+        raise ValueError(f"M = {M}: {len(base)} base orbits, {len(free)} free residues")
+    return BacktrackLayout(M, multiplier, group, fixed, base, free)
+
+
+def _backtrack_layout(
+    layout: BacktrackLayout, seconds: float, seed: int, max_nodes: int, progress=None
+):
+    """Backtracking over a layout in restarts (candidates in a new random order each time,
+    at most max_nodes seats each) until a seed is found, the search space is exhausted
+    (the first run to finish proves there is none) or `seconds` pass."""
+    M = layout.M
+    group = np.array(layout.group, dtype=np.int64)
+    base_ok = np.zeros(M + 1, dtype=np.bool_)
+    orbit_id = np.full(M + 1, -1, dtype=np.int64)
+    for i, o in enumerate(layout.base_orbits):
+        base_ok[o] = True
+        orbit_id[o] = i
+    free_ok = np.zeros(M + 1, dtype=np.bool_)
+    free_ok[layout.free] = True
+    pc, oc = gap_counts(layout.fixed, M)
+    rng = np.random.default_rng(seed)
+    start = time.monotonic()
+    if progress is not None:
+        progress.update(restarts=0, exhausted=False)
+    while True:
+        order = rng.permutation(M + 1).astype(np.int64)
+        found, row, _ = _backtrack(
+            M,
+            group,
+            layout.base_tables,
+            layout.free_tables,
+            base_ok,
+            orbit_id,
+            free_ok,
+            pc.copy(),
+            oc.copy(),
+            order,
+            max_nodes,
+        )
+        if progress is not None:
+            progress["restarts"] += 1
+        if found == 1:
+            out = list(layout.fixed)
+            for t in range(layout.base_tables):
+                out += [(c * int(v)) % M for c in layout.group for v in row[4 * t : 4 * t + 4]]
+            out += [int(v) for v in row[4 * layout.base_tables :]]
+            return out if check(out).ok else None
+        if found == 0:
+            if progress is not None:
+                progress["exhausted"] = True
+            return None
+        if time.monotonic() - start > seconds:
+            return None
+
+
+def backtrack_options(M: int, seeds: dict[int, list[int]] | None = None, max_free: int = 8):
+    """(multiplier, small seed size or None, free orbit count, free tables, base tables) for
+    the backtracking layouts of M: one multiplier per group G = <m> with -1 not in G (else
+    every base table's partner gaps come twice), the residues G fixes held by a stored seed
+    (scaled) when they are the multiples of M / q with q + 1 in `seeds`, else free; largest
+    G first, then fewest free tables (at most max_free)."""
+    seeds = seeds or {}
+    groups: dict[frozenset, int] = {}
+    for m in range(2, M):
+        k = multiplicative_order(m, M)
+        if k < 2:
+            continue
+        G = frozenset(pow(m, j, M) for j in range(k))
+        if M - 1 not in G:
+            groups.setdefault(G, m)
+    found = []
+    for G, m in sorted(groups.items(), key=lambda x: (-len(x[0]), x[1])):
+        k = len(G)
+        q = sum(1 for v in range(M) if ((m - 1) * v) % M == 0)
+        smalls = [q + 1] if q > 1 and q + 1 in seeds else []
+        for small in smalls + [None]:
+            rest = [v for v in range(1, M) if small is None or v % (M // q)]
+            orbits = _orbits(rest, sorted(G, key=lambda c: c != 1), M)
+            full = sum(len(set(o)) == k for o in orbits)
+            loose = len(rest) - full * k + (2 if small is None else 0)
+            for f in range(full):
+                if (full - f) % 4 == 0 and (loose + f * k) % 4 == 0:
+                    F = (loose + f * k) // 4
+                    if F <= max_free:
+                        found.append((m, small, f, F, (full - f) // 4))
+    return found
+
+
+def backtrack_search(
+    players: int,
+    multiplier: int,
+    free_orbits: int,
+    small_row=None,
+    seconds: float = 60.0,
+    seed: int = 0,
+    max_nodes: int = 100_000_000,
+    tries: int = 30,
+    progress: dict | None = None,
+) -> list[int] | None:
+    """A seed by `_backtrack_layout` over up to `tries` random choices of `free_orbits` free
+    orbits (None if none in `seconds`). progress gets "layouts" tried and "exhausted"."""
+    import itertools
+
+    M = players - 1
+    k = multiplicative_order(multiplier, M)
+    rest = [v for v in range(1, M) if small_row is None or v % (M // (len(small_row) - 1))]
+    n_full = sum(
+        len(set(o)) == k for o in _orbits(rest, [pow(multiplier, j, M) for j in range(k)], M)
+    )
+    combos = list(itertools.combinations(range(n_full), free_orbits))
+    rng = np.random.default_rng(seed)
+    rng.shuffle(combos)
+    start = time.monotonic()
+    if progress is not None:
+        progress.update(layouts=0, exhausted=0)
+    for i, combo in enumerate(combos[:tries]):
+        left = seconds - (time.monotonic() - start)
+        if left <= 0:
+            break
+        layout = backtrack_layout(M, multiplier, combo, small_row)
+        info: dict = {}
+        row = _backtrack_layout(
+            layout, left / max(1, min(tries, len(combos)) - i), seed + i, max_nodes, info
+        )
+        if progress is not None:
+            progress["layouts"] += 1
+            progress["exhausted"] += bool(info.get("exhausted"))
+        if row is not None:
+            return row
+    return None
+
+
+# ---------------------------------------------------------------------------------------
 # A seed as a seating plan, recounted by the championship's check
 # ---------------------------------------------------------------------------------------
 
