@@ -25,6 +25,7 @@ from .bounds import (
 from .countries import compatriot_weights, size_classes
 from .event import Event
 
+SLACK_SHARE = 10  # part of the move budget spent on common opponents above their target
 FINER_GOALS = (engine.INDIRECT, engine.COUNTRIES, engine.DAY_MIX, engine.TOTAL_MIX,
                engine.BACK_TO_BACK)
 
@@ -121,8 +122,13 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         if search.reached(goal) or (target is not None and state.lowest(goal) > target):
             used[name] = 0
         elif goal == engine.INDIRECT:
-            # raise the minimum until it stands above its target: slack for the goals below
-            used[name] = search.improve(goal, moves, deadline, log, spread=1, stop_above=target)
+            used[name] = search.improve(goal, moves, deadline, log, spread=1,
+                                        stop_above=target - 1)
+            if state.lowest(goal) == target:
+                # then briefly above the target: slack for the goals below (on large events
+                # the last few pairs could take the whole budget)
+                used[name] += search.improve(goal, max(1, moves // SLACK_SHARE), deadline, log,
+                                             spread=1, stop_above=target)
         elif goal == engine.COUNTRIES:
             used[name] = search.improve(goal, moves, deadline, log, spread=4,
                                         stop_above=target - 1)

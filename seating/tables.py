@@ -32,6 +32,8 @@ W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for ba
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
 STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
 AREA_ATTEMPTS = 3  # area searches while a player stays off its share
+AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
+# re-planning keeps 10, where moves also weigh groups leaving their earlier area)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -209,7 +211,8 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
         # a search that ends with a player off its share starts again with another seed
         area = start.copy()
         faults = _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi,
-                            iterations, event.seed + 6 + 1000 * attempt, 10, wanted, weight)
+                            iterations, event.seed + 6 + 1000 * attempt,
+                            AREA_TENURE if prefer is None else 10, wanted, weight)
         if best_faults is None or faults < best_faults:
             best, best_faults = area, faults
         if faults == 0 or prefer is not None:
