@@ -25,3 +25,25 @@ def test_default_size_tables_and_areas(default_event):
     share, _ = area_shares(ev)
     counts = np.stack([(f["_area"] == a).sum(axis=1) for a in range(3)], axis=1)
     assert (np.abs(counts - share) < 1).all()
+
+
+def test_areas_balanced_on_400_players():
+    """400 players, 16 hanchans, areas of 60/24/16 tables: 176, 64 and 160 players must take
+    the three possible count patterns exactly; every player ends within 1 of each share."""
+    from seating.event import Event
+    from seating.tables import assign_areas
+
+    ev = Event(name="t", hanchans=16, days=(6, 5, 5), table_size=4, seed=3,
+               countries=tuple((f"C{i:03d}", 1) for i in range(400)),
+               areas=(("Main", 60), ("Gallery", 24), ("Side", 16)))
+    rng = np.random.default_rng(1)
+    plan = np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
+    area = assign_areas(ev, plan, np.ones(16, dtype=bool), None)
+    counts = np.zeros((400, 3), dtype=int)
+    for h in range(16):
+        for g in range(100):
+            counts[plan[h, g], area[h, g]] += 1
+    share, _ = area_shares(ev)
+    assert (counts >= np.floor(share)).all() and (counts <= np.ceil(share)).all()
+    for a in range(3):  # every area keeps its tables in every hanchan
+        assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
