@@ -1248,6 +1248,11 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         if line != last:
             log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): {line}")
             last = line
+        st = s.seg[goal, START]
+        if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
+            # nobody 2 or more off a fair share: the lock can be no tighter (counts 1 off
+            # are ranked below back to back, whose phase would undo their further search)
+            break
     s.st[0][:] = search.best_plan
     s.key[:] = search.best_key
     s.recount()
