@@ -23,7 +23,7 @@ test: lint
 	$(BIN)/pytest
 
 bench: $(BIN)/.installed
-	$(BIN)/python benchmarks/default_event.py
+	$(BIN)/python benchmarks/speed.py
 
 clean:
 	rm -rf results .snakemake
