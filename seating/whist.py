@@ -916,6 +916,170 @@ def _bt_place(row, used, pc, oc, group, M, B, seat, v):
 
 
 @njit(cache=True)
+def _pair_tables(pa, pb, n, M, oc, out):
+    """Group n partner pairs (pa[i], pb[i]) into tables, two pairs a table, so that no gap
+    passes 2 between opponents (oc: counts so far, updated); out gets the tables. Pair 0
+    (infinity's) is always in the first table. Exhaustive; returns whether it worked."""
+    mate = np.full(n, -1, dtype=np.int64)
+    first = np.empty(n // 2, dtype=np.int64)
+    cur = np.zeros(n // 2 + 1, dtype=np.int64)
+    depth = 0
+    while True:
+        if depth == n // 2:
+            for t in range(n // 2):
+                i = first[t]
+                j = mate[i]
+                out[4 * t], out[4 * t + 1] = pa[i], pb[i]
+                out[4 * t + 2], out[4 * t + 3] = pa[j], pb[j]
+            return True
+        if depth < 0:
+            return False
+        if cur[depth] == 0:
+            i = 0
+            while mate[i] >= 0:
+                i += 1
+            first[depth] = i
+            cur[depth] = i + 1
+        i = first[depth]
+        placed = False
+        while cur[depth] < n:
+            j = cur[depth]
+            cur[depth] += 1
+            if mate[j] >= 0:
+                continue
+            ok = True
+            for x in (pa[i], pb[i]):
+                for y in (pa[j], pb[j]):
+                    if x != M and y != M:
+                        g = _gap(x, y, M)
+                        oc[g] += 1
+                        ok = ok and oc[g] <= 2 and g > 0
+            if ok:
+                mate[i], mate[j] = j, i
+                placed = True
+                break
+            for x in (pa[i], pb[i]):
+                for y in (pa[j], pb[j]):
+                    if x != M and y != M:
+                        oc[_gap(x, y, M)] -= 1
+        if placed:
+            depth += 1
+            cur[depth] = 0
+        else:
+            depth -= 1
+            if depth >= 0:
+                i = first[depth]
+                j = mate[i]
+                for x in (pa[i], pb[i]):
+                    for y in (pa[j], pb[j]):
+                        if x != M and y != M:
+                            oc[_gap(x, y, M)] -= 1
+                mate[i], mate[j] = -1, -1
+
+
+@njit(cache=True)
+def _free_tables(free, M, pc, oc, out):
+    """The free tables, exhaustively: infinity's partner x, then the other free residues
+    matched into partner pairs whose gaps are exactly the gaps not yet seen between
+    partners (each once), then the pairs grouped into tables (`_pair_tables`). free: the
+    residues (infinity = M, if there, first). Returns whether it worked (out: the tables)."""
+    n = len(free)
+    need = np.zeros(0, dtype=np.int64)
+    half = (M - 1) // 2
+    cnt = 0
+    for g in range(1, half + 1):
+        if pc[g] == 0:
+            cnt += 1
+    need = np.empty(cnt, dtype=np.int64)
+    cnt = 0
+    for g in range(1, half + 1):
+        if pc[g] == 0:
+            need[cnt] = g
+            cnt += 1
+    inf = free[0] == M
+    npairs = n // 2
+    if cnt != npairs - (1 if inf else 0):
+        return False
+    is_free = np.zeros(M + 1, dtype=np.bool_)
+    for v in free:
+        is_free[v] = True
+    matched = np.zeros(M + 1, dtype=np.bool_)
+    gap_used = np.zeros(half + 1, dtype=np.bool_)
+    pa = np.empty(npairs, dtype=np.int64)
+    pb = np.empty(npairs, dtype=np.int64)
+    cur = np.zeros(npairs + 1, dtype=np.int64)
+    start = 1 if inf else 0
+    for xi in range(1 if inf else 0, n if inf else 1):
+        if inf:
+            x = free[xi]
+            pa[0], pb[0] = M, x
+            matched[M] = True
+            matched[x] = True
+        depth = start
+        cur[depth] = 0
+        while depth >= start:
+            if depth == npairs:
+                oc2 = oc.copy()
+                if _pair_tables(pa, pb, npairs, M, oc2, out):
+                    return True
+                depth -= 1
+                u, w = pa[depth], pb[depth]
+                matched[u], matched[w] = False, False
+                gap_used[_gap(u, w, M)] = False
+                continue
+            u = -1
+            for v in range(M):
+                if is_free[v] and not matched[v]:
+                    u = v
+                    break
+            placed = False
+            while cur[depth] < 2 * cnt:
+                c = cur[depth]
+                cur[depth] += 1
+                d = need[c // 2]
+                if gap_used[d]:
+                    continue
+                w = (u + d) % M if c % 2 == 0 else (u - d) % M
+                if not is_free[w] or matched[w] or (c % 2 == 1 and 2 * d == M):
+                    continue
+                pa[depth], pb[depth] = u, w
+                matched[u], matched[w] = True, True
+                gap_used[d] = True
+                placed = True
+                break
+            if placed:
+                depth += 1
+                cur[depth] = 0
+            else:
+                depth -= 1
+                if depth >= start:
+                    u, w = pa[depth], pb[depth]
+                    matched[u], matched[w] = False, False
+                    gap_used[_gap(u, w, M)] = False
+        if inf:
+            matched[M] = False
+            matched[free[xi]] = False
+    return False
+
+
+@njit(cache=True)
+def _partners_left(used, free_ok, pc, M):
+    """Whether every unused free residue (infinity aside) can still get a partner: an
+    unused free residue at a gap not yet seen between partners."""
+    for u in range(M):
+        if not free_ok[u] or used[u]:
+            continue
+        ok = False
+        for w in range(M):
+            if w != u and free_ok[w] and not used[w] and pc[_gap(u, w, M)] == 0:
+                ok = True
+                break
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_nodes):
     """Depth-first search, seat by seat, for B base tables and then F free tables.
 
@@ -932,6 +1096,16 @@ def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_no
     cur = np.zeros(L + 1, dtype=np.int64)
     seat = 0
     nodes = 0
+    nfree = 0
+    for u in range(M + 1):
+        nfree += free_ok[u]
+    free = np.empty(nfree, dtype=np.int64)
+    nfree = 0
+    for u in range(M, -1, -1):  # infinity first
+        if free_ok[u]:
+            free[nfree] = u
+            nfree += 1
+    out = np.empty(4 * F, dtype=np.int64)
     while True:
         if seat == L:
             return 1, row, nodes
@@ -940,6 +1114,14 @@ def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_no
         nodes += 1
         if nodes > max_nodes:
             return -1, row, nodes
+        if seat == 4 * B and F > 0:  # the base tables are set: the free tables exactly
+            if _free_tables(free, M, pc, oc, out):
+                row[4 * B :] = out
+                return 1, row, nodes
+            seat -= 1
+            if seat >= 0:
+                _bt_seat(row, used, pc, oc, group, M, B, seat, row[seat], -1)
+            continue
         t = seat // 4
         s = seat % 4
         base = t < B
@@ -977,6 +1159,10 @@ def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_no
                 if _bt_place(row, used, pc, oc, group, M, B, seat, v):
                     placed = True
                     break
+        if placed and s == 3 and seat + 1 >= 4 * B and seat + 1 < L:
+            placed = _partners_left(used, free_ok, pc, M)
+            if not placed:
+                _bt_seat(row, used, pc, oc, group, M, B, seat, v, -1)
         if placed:
             seat += 1
             cur[seat] = 0

@@ -161,6 +161,20 @@ def test_mirror_construction_rebuilds_40_from_4():
     assert whist.mirror_options(15) == []  # the squares of the gaps do not add up to 0
 
 
+def test_backtracking_rebuilds_40_and_a_prime_layout():
+    # 39 = 3 x 13: multiplier 16 (order 3) fixes the multiples of 13, which hold the seed
+    # for 4 scaled; the other 36 residues fill 3 base tables, each standing for 3 tables
+    assert (16, 4, 0, 0, 3) in whist.backtrack_options(39, {4: stored(4)})
+    row = whist.backtrack_search(40, 16, 0, small_row=stored(4), seconds=20, seed=1)
+    assert row is not None and whist.check(row).ok
+    assert row[:4] == [39, 0, 13, 26]
+    # M = 31 prime: multiplier 5 (order 3), 2 orbits in base tables, 6 orbits with 0 and
+    # infinity in 5 free tables (the layout the 44-player seed uses)
+    layout = whist.backtrack_layout(31, 5, range(6))
+    assert (layout.base_tables, layout.free_tables) == (1, 5)
+    assert sorted(layout.free + [v for o in layout.base_orbits for v in o]) == list(range(32))
+
+
 def test_seed_table_html_escapes(tmp_path):
     path = tmp_path / "8.txt"
     whist.write_row(path, stored(8), "by <search> & luck")
