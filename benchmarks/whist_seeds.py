@@ -4,9 +4,9 @@
 
 For every size: the plain search (annealing over the whole row) up to --search-max players,
 and every construction that reaches the size from the stored seeds (seeds/whist/): mirror
-tables and multiplier orbits (seating.whist.construct). Each line says the method, the
-seconds taken (wall clock, this machine) and whether seating.whist.check accepts the row;
-nothing is written to seeds/.
+tables, multiplier orbits by exact backtracking and annealed (seating.whist.construct).
+Each line says the method, the seconds taken (wall clock, this machine) and whether
+seating.whist.check accepts the row; nothing is written to seeds/.
 """
 
 from __future__ import annotations
@@ -45,7 +45,11 @@ def main(argv=None) -> None:
             )
             lines.append(("search (annealing)", took, verdict))
         smaller = {Q: r for Q, r in seeds.items() if Q < P}
-        if whist.mirror_options(P - 1) or whist.multiplier_options(P - 1):
+        if (
+            whist.mirror_options(P - 1)
+            or whist.multiplier_options(P - 1)
+            or whist.backtrack_options(P - 1, smaller, max_free=4)
+        ):
             start = time.perf_counter()
             built = whist.construct(P, smaller, seconds=args.seconds, seed=1)
             took = time.perf_counter() - start
