@@ -21,16 +21,18 @@ def opponents_per_player(event: Event) -> int:
 def indirect_ceiling(event: Event) -> int:
     """Upper bound on the fewest common opponents of a non-meeting pair.
 
-    Without repeats a player u meets D = (k-1)h others; summed over u's non-opponents w,
-    the common opponents count each opponent v's other opponents outside u's table-mates:
-    at most D(D-1) - h(k-1)(k-2). The minimum is at most the mean over the P-1-D non-opponents.
+    Two players share at most min(D, P - 2) opponents, D = (k-1)h the opponents of each.
+    Without repeats a player u meets D others; summed over u's non-opponents w, the common
+    opponents count each opponent v's other opponents outside u's table-mates: at most
+    D(D-1) - h(k-1)(k-2). The minimum is at most the mean over the P-1-D non-opponents.
     """
     d = opponents_per_player(event)
     k = event.table_size
+    cap = max(0, min(d, event.players - 2))
     others = event.players - 1 - d
     if others <= 0:
-        return 0
-    return max(0, (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) // others)
+        return cap  # only repeats leave pairs unmet
+    return min(cap, max(0, (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) // others))
 
 
 def countries_ceiling(event: Event) -> int:

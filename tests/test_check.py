@@ -92,3 +92,19 @@ def test_consecutive_area_bound_holds_for_any_seating():
         plan = np.array([rng.permutation(16).reshape(4, 4) for _ in range(4)])
         f = recount(ev, plan, winds_known=False)
         assert f["consecutive_same_area"] >= f["consecutive_same_area_bound"] == 24
+
+
+def test_common_opponents_never_above_their_ceiling():
+    """Any seating, repeats or not: the fewest common opponents of an unmet pair stays within
+    the counting ceiling, which is at most the opponents of one player (and P - 2)."""
+    from seating.bounds import indirect_ceiling
+
+    rng = np.random.default_rng(2)
+    for players, hanchans in [(32, 10), (40, 14), (16, 4), (24, 6), (64, 14)]:
+        ev = one_each(players, hanchans, (hanchans,))
+        ceiling = indirect_ceiling(ev)
+        assert ceiling <= min(3 * hanchans, players - 2)
+        for _ in range(5):
+            plan = np.array([rng.permutation(players).reshape(-1, 4) for _ in range(hanchans)])
+            f = recount(ev, plan, winds_known=False)
+            assert f["indirect_min"] is None or f["indirect_min"] <= ceiling
