@@ -4,7 +4,8 @@ With the groups and their winds fixed:
 
 1. Areas. Every player must sit in each area within 1 of its fair share over the event
    (share = hanchans x the area's part of the tables). Which groups sit in which area in
-   each hanchan is a small integer program (scipy's HiGHS), solved exactly.
+   each hanchan is found by a tabu search on the players off their share (_area_tabu),
+   started again with another seed if it ends with one left.
 2. Table numbers. Each hanchan's groups get their table numbers from the Hungarian method
    (scipy's linear_sum_assignment), which solves that matching exactly, groups kept in
    their area.
