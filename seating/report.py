@@ -203,7 +203,8 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             "< 1", f["area_day_max_deviation"], "", f["area_day_max_deviation"] < 1),
         row("Where you sit", "A different area from one hanchan to the next where possible",
             "consecutive_same_area", f"≈ {f['consecutive_same_area_bound']}",
-            f["consecutive_same_area"], f"≥ {f['consecutive_same_area_bound']}", True),
+            f["consecutive_same_area"], f"≥ {f['consecutive_same_area_bound']}",
+            f["consecutive_same_area"] <= f["consecutive_same_area_bound"]),
     ]
     return rows
 
