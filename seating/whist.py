@@ -929,10 +929,11 @@ def _bt_place(row, used, pc, oc, group, M, B, seat, v):
 
 
 @njit(cache=True)
-def _pair_tables(pa, pb, n, M, oc, out):
+def _pair_tables(pa, pb, n, M, oc, out, budget):
     """Group n partner pairs (pa[i], pb[i]) into tables, two pairs a table, so that no gap
     passes 2 between opponents (oc: counts so far, updated); out gets the tables. Pair 0
-    (infinity's) is always in the first table. Exhaustive; returns whether it worked."""
+    (infinity's) is always in the first table. Exhaustive up to budget[0] steps (spent
+    here); returns whether it worked."""
     mate = np.full(n, -1, dtype=np.int64)
     first = np.empty(n // 2, dtype=np.int64)
     cur = np.zeros(n // 2 + 1, dtype=np.int64)
@@ -946,6 +947,9 @@ def _pair_tables(pa, pb, n, M, oc, out):
                 out[4 * t + 2], out[4 * t + 3] = pa[j], pb[j]
             return True
         if depth < 0:
+            return False
+        budget[0] -= 1
+        if budget[0] < 0:
             return False
         if cur[depth] == 0:
             i = 0
@@ -991,11 +995,12 @@ def _pair_tables(pa, pb, n, M, oc, out):
 
 
 @njit(cache=True)
-def _free_tables(free, M, pc, oc, out):
+def _free_tables(free, M, pc, oc, out, budget):
     """The free tables, exhaustively: infinity's partner x, then the other free residues
     matched into partner pairs whose gaps are exactly the gaps not yet seen between
     partners (each once), then the pairs grouped into tables (`_pair_tables`). free: the
-    residues (infinity = M, if there, first). Returns whether it worked (out: the tables)."""
+    residues (infinity = M, if there, first). Returns whether it worked (out: the tables);
+    gives up (False) once budget[0] steps are spent, so many free tables cannot run away."""
     n = len(free)
     need = np.zeros(0, dtype=np.int64)
     half = (M - 1) // 2
@@ -1033,13 +1038,16 @@ def _free_tables(free, M, pc, oc, out):
         while depth >= start:
             if depth == npairs:
                 oc2 = oc.copy()
-                if _pair_tables(pa, pb, npairs, M, oc2, out):
+                if _pair_tables(pa, pb, npairs, M, oc2, out, budget):
                     return True
                 depth -= 1
                 u, w = pa[depth], pb[depth]
                 matched[u], matched[w] = False, False
                 gap_used[_gap(u, w, M)] = False
                 continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
             u = -1
             for v in range(M):
                 if is_free[v] and not matched[v]:
@@ -1093,7 +1101,7 @@ def _partners_left(used, free_ok, pc, M):
 
 
 @njit(cache=True)
-def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_nodes):
+def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_nodes, free_nodes):
     """Depth-first search, seat by seat, for B base tables and then F free tables.
 
     Base table t < B is [a, b | c, e] with its images [g a, g b | g c, g e] (g in group):
@@ -1101,7 +1109,9 @@ def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_no
     other unused base orbits, orbit(c) < orbit(e). Free tables take the residues free_ok
     (infinity = M first, in the first free table's first seat; then the smallest unused
     residue first), c < e. Candidates are tried in `order`. pc, oc: the gap counts of the
-    fixed tables. Returns (1 found / 0 none exists / -1 gave up after max_nodes, row, nodes).
+    fixed tables. Each call of the free-table solver gets at most free_nodes steps; one
+    that runs out counts as a failure and makes the result -1 (not exhaustive) instead of 0.
+    Returns (1 found / 0 none exists / -1 gave up after max_nodes, row, nodes).
     """
     L = 4 * (B + F)
     row = np.full(L, -1, dtype=np.int64)
@@ -1119,18 +1129,22 @@ def _backtrack(M, group, B, F, base_ok, orbit_id, free_ok, pc, oc, order, max_no
             free[nfree] = u
             nfree += 1
     out = np.empty(4 * F, dtype=np.int64)
+    budget = np.zeros(1, dtype=np.int64)
+    capped = False
     while True:
         if seat == L:
             return 1, row, nodes
         if seat < 0:
-            return 0, row, nodes
+            return (-1 if capped else 0), row, nodes
         nodes += 1
         if nodes > max_nodes:
             return -1, row, nodes
         if seat == 4 * B and F > 0:  # the base tables are set: the free tables exactly
-            if _free_tables(free, M, pc, oc, out):
+            budget[0] = free_nodes
+            if _free_tables(free, M, pc, oc, out, budget):
                 row[4 * B :] = out
                 return 1, row, nodes
+            capped = capped or budget[0] < 0
             seat -= 1
             if seat >= 0:
                 _bt_seat(row, used, pc, oc, group, M, B, seat, row[seat], -1)
@@ -1242,7 +1256,12 @@ def backtrack_layout(M: int, multiplier: int, free_orbits, small_row=None) -> Ba
 
 
 def _backtrack_layout(
-    layout: BacktrackLayout, seconds: float, seed: int, max_nodes: int, progress=None
+    layout: BacktrackLayout,
+    seconds: float,
+    seed: int,
+    max_nodes: int,
+    progress=None,
+    free_nodes: int = 10_000_000,
 ):
     """Backtracking over a layout in restarts (candidates in a new random order each time,
     at most max_nodes seats each) until a seed is found, the search space is exhausted
@@ -1275,6 +1294,7 @@ def _backtrack_layout(
             oc.copy(),
             order,
             max_nodes,
+            free_nodes,
         )
         if progress is not None:
             progress["restarts"] += 1
@@ -1335,6 +1355,7 @@ def backtrack_search(
     max_nodes: int = 100_000_000,
     tries: int = 30,
     progress: dict | None = None,
+    free_nodes: int = 10_000_000,
 ) -> list[int] | None:
     """A seed by `_backtrack_layout` over up to `tries` random choices of `free_orbits` free
     orbits (None if none in `seconds`). progress gets "layouts" tried and "exhausted"."""
@@ -1359,7 +1380,12 @@ def backtrack_search(
         layout = backtrack_layout(M, multiplier, combo, small_row)
         info: dict = {}
         row = _backtrack_layout(
-            layout, left / max(1, min(tries, len(combos)) - i), seed + i, max_nodes, info
+            layout,
+            left / max(1, min(tries, len(combos)) - i),
+            seed + i,
+            max_nodes,
+            info,
+            free_nodes,
         )
         if progress is not None:
             progress["layouts"] += 1
