@@ -305,6 +305,21 @@ def _table_add(vals, t, M, pc, oc, sign):
 
 
 @njit(cache=True)
+def _gap_cost(vals, M):
+    """Partner and opponent counts of every gap 1..(M-1)/2 over the row's tables, and the
+    distance from the rule: the sum of |partners - 1| + |opponents - 2|."""
+    half = (M - 1) // 2
+    pc = np.zeros(half + 1, dtype=np.int64)
+    oc = np.zeros(half + 1, dtype=np.int64)
+    for t in range(len(vals) // 4):
+        _table_add(vals, t, M, pc, oc, 1)
+    cost = 0
+    for g in range(1, half + 1):
+        cost += abs(pc[g] - 1) + abs(oc[g] - 2)
+    return pc, oc, cost
+
+
+@njit(cache=True)
 def _fill(vals, slot_value, pos_slot, pos_coef, M):
     for p in range(len(pos_slot)):
         s = pos_slot[p]
@@ -348,16 +363,8 @@ def _anneal(
     partner pairs of one-seat slots (pair_of) trade places. group: G, group[0] = 1.
     """
     np.random.seed(seed)
-    half = (M - 1) // 2
-    pc = np.zeros(half + 1, dtype=np.int64)
-    oc = np.zeros(half + 1, dtype=np.int64)
-    T = len(vals) // 4
     _fill(vals, slot_value, pos_slot, pos_coef, M)
-    for t in range(T):
-        _table_add(vals, t, M, pc, oc, 1)
-    cost = 0
-    for g in range(1, half + 1):
-        cost += abs(pc[g] - 1) + abs(oc[g] - 2)
+    pc, oc, cost = _gap_cost(vals, M)
     best = cost
     best_slots = slot_value.copy()
     S = len(slot_value)
@@ -771,16 +778,9 @@ def _tabu(vals, M, iters, seed, tenure, walk, full):
     random swap of that seat instead.
     """
     np.random.seed(seed)
-    half = (M - 1) // 2
-    pc = np.zeros(half + 1, dtype=np.int64)
-    oc = np.zeros(half + 1, dtype=np.int64)
     P = len(vals)
     T = P // 4
-    for t in range(T):
-        _table_add(vals, t, M, pc, oc, 1)
-    cost = 0
-    for g in range(1, half + 1):
-        cost += abs(pc[g] - 1) + abs(oc[g] - 2)
+    pc, oc, cost = _gap_cost(vals, M)
     best = cost
     best_vals = vals.copy()
     tabu_until = np.zeros((P, M + 1), dtype=np.int64)
