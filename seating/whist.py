@@ -20,14 +20,20 @@ The expansion (`run_seeder`) is the spec's runSeeder: round r = 0..M-1 adds r mo
 value but infinity, numbers players from 1 (infinity becomes P), rotates the row left by
 whole tables, ((r mod tables) + 1) * 4 seats, and cuts it into pairs; two pairs make a table.
 
-Finding seeds (`search`, `mirror_seed`, `multiplier_seed`): all three run the same annealing
-over "slots". A slot holds one residue v and places its images c*v (mod M) at fixed seats of
-the row, for the coefficients c of a group G of multipliers; the slots hold one orbit of G
-each, so the row stays a permutation. Moves swap the residues of two slots or replace a
-residue by another element of its orbit; the cost is the distance of the gap counts from
-(1 partner, 2 opponents). Seats not in a slot are fixed (a smaller seed scaled up).
+Plain search (`search`): annealing over the whole row (swaps of two seats; the cost is the
+distance of the gap counts from 1 partner and 2 opponents) gets within a few gaps of a seed
+but from P = 44 on stalls there. A large-neighbourhood repair finishes it: free the tables
+with a faulty gap and some random others (7 in all) and re-seat them exactly by the free-table
+solver of the backtracking below; a few hundred random choices usually include one that
+works. This found the seed for 48 (47 is a prime = 3 (mod 4) with no multiplier of odd
+order, so no orbit layout exists).
 
-* search: G = {1}, every seat a slot (infinity too): a plain random search.
+Constructions (`orbit_search` with mirror tables or a multiplier) anneal over "slots". A slot
+holds one residue v and places its images c*v (mod M) at fixed seats of the row, for the
+coefficients c of a group G of multipliers; the slots hold one orbit of G each, so the row
+stays a permutation. Moves swap the residues of two slots or replace a residue by another
+element of its orbit. Seats not in a slot are fixed (a smaller seed scaled up).
+
 * mirror: M = q*g with q = 3 (mod 4) and a seed for q + 1 players. The multiples of g and
   infinity are that seed multiplied by g; the other residues sit at mirror tables
   [x, -x | y, -y], whose opponent gaps x - y and x + y come twice each by themselves.
@@ -626,12 +632,6 @@ def _orbits(residues: list[int], group: list[int], M: int) -> list[list[int]]:
     return orbits
 
 
-def plain_layout(M: int) -> Layout:
-    """The whole row searched: every seat its own slot, every residue its own orbit."""
-    P = M + 1
-    return Layout(M, [], list(range(P)), [1] * P, [], [[v] for v in range(P)], [1])
-
-
 def orbit_layout(
     M: int, small_row=None, multiplier: int = 1, mirror: bool = True, loose_tables: int = 0
 ) -> Layout:
@@ -678,20 +678,6 @@ def orbit_layout(
                 slot += [first, first + 1, first + 2, first + 3]
                 coef += [c] * 4
     return Layout(M, fixed, slot, coef, specials, orbits, group)
-
-
-def search(
-    players: int,
-    seconds: float = 60.0,
-    seed: int = 0,
-    steps: int | None = None,
-    progress: dict | None = None,
-) -> list[int] | None:
-    """A seed for `players` found by annealing over the whole row (None if not in time)."""
-    if players % 4 or players < 4:
-        raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
-    steps = steps or max(200_000, 400 * players * players)
-    return _anneal_layout(plain_layout(players - 1), seconds, seed, steps, progress=progress)
 
 
 def orbit_search(
@@ -746,131 +732,145 @@ def multiplier_options(M: int, mirror: bool = False) -> list[tuple[int, int]]:
 
 
 @njit(cache=True)
-def _swap_delta(vals, p, q, M, pc, oc, commit):
-    """The cost change of swapping seats p and q; made if commit."""
-    t1, t2 = p // 4, q // 4
-    delta = _table_add(vals, t1, M, pc, oc, -1)
-    if t2 != t1:
-        delta += _table_add(vals, t2, M, pc, oc, -1)
-    vals[p], vals[q] = vals[q], vals[p]
-    delta += _table_add(vals, t1, M, pc, oc, 1)
-    if t2 != t1:
-        delta += _table_add(vals, t2, M, pc, oc, 1)
-    if not commit:
-        _table_add(vals, t1, M, pc, oc, -1)
-        if t2 != t1:
-            _table_add(vals, t2, M, pc, oc, -1)
-        vals[p], vals[q] = vals[q], vals[p]
-        _table_add(vals, t1, M, pc, oc, 1)
-        if t2 != t1:
-            _table_add(vals, t2, M, pc, oc, 1)
+def _seat_pairs(vals, p, M, pc, oc, sign, skip):
+    """Add (sign=1) or remove (-1) the gaps of seat p with the others at its table (seat
+    `skip` left out); returns the change of the cost."""
+    x = vals[p]
+    if x == M:
+        return 0
+    delta = 0
+    t = p - p % 4
+    for r in range(t, t + 4):
+        if r == p or r == skip or vals[r] == M:
+            continue
+        g = _gap(x, vals[r], M)
+        if r // 2 == p // 2:
+            delta += abs(pc[g] + sign - 1) - abs(pc[g] - 1)
+            pc[g] += sign
+        else:
+            delta += abs(oc[g] + sign - 2) - abs(oc[g] - 2)
+            oc[g] += sign
     return delta
 
 
 @njit(cache=True)
-def _tabu(vals, M, iters, seed, tenure, walk, full):
-    """Tabu search over the whole row, min-conflicts style; returns (best cost, best row).
+def _swap_seats(vals, p, q, M, pc, oc):
+    """Swap the residues of seats p and q, counts updated; returns the change of the cost."""
+    skip = p if p // 4 == q // 4 else -1  # the pair p-q keeps its gap
+    delta = _seat_pairs(vals, p, M, pc, oc, -1, -1) + _seat_pairs(vals, q, M, pc, oc, -1, skip)
+    vals[p], vals[q] = vals[q], vals[p]
+    return delta + _seat_pairs(vals, p, M, pc, oc, 1, -1) + _seat_pairs(vals, q, M, pc, oc, 1, skip)
 
-    Each iteration takes a random seat of a pair whose gap is over-counted (seen more than
-    once between partners or twice between opponents) and makes its best swap with any
-    other seat that is not tabu (a seat may not take back a residue it held in the last
-    `tenure` iterations) unless the swap reaches a new best; with probability `walk` a
-    random swap of that seat instead.
-    """
+
+@njit(cache=True)
+def _anneal_row(vals, M, steps, temp_hi, temp_lo, seed):
+    """Annealing over the whole row by swaps of two seats; returns (best cost, best row)."""
     np.random.seed(seed)
     P = len(vals)
-    T = P // 4
     pc, oc, cost = _gap_cost(vals, M)
     best = cost
     best_vals = vals.copy()
-    tabu_until = np.zeros((P, M + 1), dtype=np.int64)
-    conflicted = np.empty(12 * T, dtype=np.int64)
-    for it in range(iters):
-        if best == 0:
+    ratio = np.log(temp_lo / temp_hi)
+    for it in range(steps):
+        if cost == 0:
             break
-        nc = 0
-        for t in range(T):
-            for k in range(6):
-                if k < 2:
-                    p, q = 4 * t + 2 * k, 4 * t + 2 * k + 1
-                else:
-                    p, q = 4 * t + (k - 2) // 2, 4 * t + 2 + (k - 2) % 2
-                x, y = vals[p], vals[q]
-                if x == M or y == M:
-                    continue
-                g = _gap(x, y, M)
-                if (pc[g] > 1) if k < 2 else (oc[g] > 2):
-                    conflicted[nc] = p
-                    conflicted[nc + 1] = q
-                    nc += 2
-        if nc == 0:
-            conflicted[0] = np.random.randint(P)
-            nc = 1
-        if np.random.random() < walk:
-            p = conflicted[np.random.randint(nc)]
-            q = np.random.randint(P - 1)
-            q = q + 1 if q >= p else q
+        temp = temp_hi * np.exp(ratio * it / steps)
+        p = np.random.randint(P)
+        q = np.random.randint(P - 1)
+        q = q + 1 if q >= p else q
+        delta = _swap_seats(vals, p, q, M, pc, oc)
+        if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+            cost += delta
+            if cost < best:
+                best = cost
+                best_vals[:] = vals
         else:
-            p, q = -1, -1
-            low = 1 << 30
-            ties = 0
-            for i in range(nc):
-                a = conflicted[i]
-                if not full and i > 0:
-                    break
-                for r in range(P):
-                    if r == a or vals[r] == vals[a]:
-                        continue
-                    d = _swap_delta(vals, a, r, M, pc, oc, False)
-                    if (tabu_until[a, vals[r]] > it or tabu_until[r, vals[a]] > it) and (
-                        cost + d >= best
-                    ):
-                        continue
-                    if d < low:
-                        low, p, q, ties = d, a, r, 1
-                    elif d == low:
-                        ties += 1
-                        if np.random.randint(ties) == 0:
-                            p, q = a, r
-            if q < 0:
-                continue
-        tabu_until[p, vals[p]] = it + tenure
-        tabu_until[q, vals[q]] = it + tenure
-        cost += _swap_delta(vals, p, q, M, pc, oc, True)
-        if cost < best:
-            best = cost
-            best_vals[:] = vals
+            _swap_seats(vals, p, q, M, pc, oc)
     return best, best_vals
 
 
-def tabu_search(
+def _faulty_tables(row: np.ndarray, M: int) -> list[int]:
+    """The tables holding a pair whose gap is counted too often or too rarely."""
+    pc, oc, _ = _gap_cost(row, M)
+    faulty = []
+    for t in range(len(row) // 4):
+        for i, j in ((0, 1), (2, 3), (0, 2), (0, 3), (1, 2), (1, 3)):
+            x, y = row[4 * t + i], row[4 * t + j]
+            if x == M or y == M:
+                continue
+            g = int(_gap(x, y, M))
+            if (pc[g] != 1) if i // 2 == j // 2 else (oc[g] != 2):
+                faulty.append(t)
+                break
+    return faulty
+
+
+def _repair(row: np.ndarray, M: int, tables: list[int], budget: int) -> list[int] | None:
+    """The row with `tables` re-seated exactly (`_free_tables`: every gap left over once
+    between partners and twice between opponents), the other tables kept; None if the
+    exhaustive search finds no way within `budget` steps."""
+    keep = np.array([v for t in range(len(row) // 4) if t not in tables
+                     for v in row[4 * t:4 * t + 4]], dtype=np.int64)
+    free = sorted(int(v) for t in tables for v in row[4 * t:4 * t + 4])
+    if M in free:
+        free = [M] + free[:-1]
+    pc, oc, _ = _gap_cost(keep, M)
+    out = np.empty(4 * len(tables), dtype=np.int64)
+    if _free_tables(np.array(free, dtype=np.int64), M, pc, oc, out,
+                    np.array([budget], dtype=np.int64)):
+        return out.tolist() + keep.tolist()
+    return None
+
+
+def search(
     players: int,
     seconds: float = 60.0,
     seed: int = 0,
-    iters: int = 200_000,
-    tenure: int = 10,
-    walk: float = 0.02,
-    full: bool = True,
+    steps: int | None = None,
+    repair_tables: int = 7,
+    repairs: int = 300,
+    budget: int = 1_000_000,
     progress: dict | None = None,
 ) -> list[int] | None:
-    """A seed for `players` by tabu search over the whole row, in restarts of `iters`
-    iterations until found or `seconds` pass (None). progress: as `_anneal_layout`."""
+    """A seed for `players` by annealing over the whole row, then large-neighbourhood
+    repair; None if not found within `seconds` (checked between steps).
+
+    Annealing (swaps of two seats, cost the distance of the gap counts from the rule)
+    quickly gets within a few gaps of a seed but stalls there from P = 44 on. The repair
+    then frees the tables with a faulty gap and random others, `repair_tables` in all, and
+    re-seats them exactly (`_repair`), up to `repairs` random choices before annealing a
+    new row. progress (if given) gets "restarts", "closest" (the smallest cost annealing
+    reached) and "repairs" (the choices tried)."""
     if players % 4 or players < 4:
         raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
     M = players - 1
+    T = players // 4
+    steps = steps or max(200_000, 13_000 * players * players)
     rng = np.random.default_rng(seed)
-    start = time.monotonic()
     if progress is not None:
-        progress.update(restarts=0, closest=None)
+        progress.update(restarts=0, closest=None, repairs=0)
+    start = time.monotonic()
     while True:
         vals = rng.permutation(players).astype(np.int64)
-        best, row = _tabu(vals, M, iters, int(rng.integers(2**31)), tenure, walk, full)
+        best, row = _anneal_row(vals, M, steps, 1.5, 0.4, int(rng.integers(2**31)))
         if progress is not None:
             progress["restarts"] += 1
             if progress["closest"] is None or best < progress["closest"]:
                 progress["closest"] = int(best)
         if best == 0 and check(row.tolist()).ok:
             return row.tolist()
+        faulty = _faulty_tables(row, M)
+        others = [t for t in range(T) if t not in faulty]
+        extra = max(0, min(repair_tables, T) - len(faulty))
+        for _ in range(repairs if extra else 1):
+            if time.monotonic() - start > seconds:
+                return None
+            if progress is not None:
+                progress["repairs"] += 1
+            tables = faulty + rng.choice(others, size=extra, replace=False).tolist()
+            found = _repair(row, M, tables, budget)
+            if found is not None and check(found).ok:
+                return found
         if time.monotonic() - start > seconds:
             return None
 
