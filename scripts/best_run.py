@@ -1,13 +1,13 @@
 """Keep the best of the independent searches by the order of the goals (seating.goals).
 
-A run whose planned winds break a rule (a design start with free seats) is kept only when
-every run does.
+The hard meeting rules come first; then a run whose planned winds break a rule (a design
+start with free seats) is kept only when every run does (seating.goals.run_key).
 """
 
 from seating import io
 from seating.check import public, recount
 from seating.event import from_config
-from seating.goals import rank_key, targets
+from seating.goals import WIND_RULES, run_key, targets
 
 
 def main(smk):
@@ -19,12 +19,8 @@ def main(smk):
     for run, path in enumerate(smk.input.groups):
         plan = io.read_groups(path, event)
         figures = public(recount(event, plan))
-        # seats are the planned winds: a run whose winds break a rule is kept only if no
-        # other run keeps them all (the wind stage may not be able to repair them)
-        faults = sum(figures[k] for k in ("wind_count_bad", "day_wind_bad",
-                                          "consecutive_same_wind", "prefix_wind_bad"))
-        figures["wind_faults"] = faults
-        runs.append(((faults > 0, *rank_key(figures, goal_targets)), run, plan, figures))
+        figures["wind_faults"] = sum(figures[k] for k in WIND_RULES)  # seats = planned winds
+        runs.append((run_key(figures, goal_targets), run, plan, figures))
     _, best, plan, _ = min(runs, key=lambda r: (r[0], r[1]))
     io.write_groups(smk.output.groups, event, plan)
     keys = ["wind_faults", "repeat_meetings", "compatriot_meetings", "unlinked_pairs",

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from .draft import draft
+from .draft import draft, from_design
 from .event import Event
 from .goals import improve_goals
 from .swaps import improve_meetings
@@ -18,16 +18,27 @@ from .tables import number_tables
 from .winds import assign_winds, choose_patterns
 
 
-def plan(event: Event, log=lambda line: None) -> tuple[np.ndarray, dict]:
-    """seating[hanchan, table, wind] for the event, and seconds per stage."""
+def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.ndarray, dict]:
+    """seating[hanchan, table, wind] for the event, and seconds per stage.
+
+    design: draft from a combinatorial design when one fits (as the design run of
+    search.design_start does in the workflow), else the greedy draft."""
     seconds = {}
     search = event.search
     start = time.perf_counter()
-    patterns = choose_patterns(event.players, event.days, event.table_size,
-                               np.random.default_rng(event.seed))
-    groups = draft(event.country_of, patterns.T.copy(), event.table_size, event.seed + 2)
+    made = None
+    if design:
+        made = from_design(event.country_of, event.hanchans, event.days, event.table_size,
+                           event.seed)
+    if made is not None:
+        groups = made[0]
+        keys = keys_of_plan(groups)
+    else:
+        patterns = choose_patterns(event.players, event.days, event.table_size,
+                                   np.random.default_rng(event.seed))
+        groups = draft(event.country_of, patterns.T.copy(), event.table_size, event.seed + 2)
+        keys = patterns.T.copy()
     seconds["draft"] = time.perf_counter() - start
-    keys = patterns.T.copy()
     start = time.perf_counter()
     groups, _ = improve_meetings(event, groups, keys, search["swap_moves"],
                                  search["time_limit"], log)

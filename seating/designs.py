@@ -13,6 +13,12 @@ where a list of games is packed into rounds). The constructions, and what each p
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
   AG(2, 5): 25 players x 6 rounds at tables of 5 (the spec's league block);
   AG(n, 3): Kirkman triple systems on 3^n players.
+* Planes of AG(n, 2), P = 2^n players at tables of 4: a round is the 8.. cosets of one
+  2-dimensional subspace {0, a, b, a^b} (players are n-bit numbers, ^ is XOR). Two players
+  meet when their XOR lies in the subspace, so rounds whose subspaces share no nonzero
+  vector never repeat a meeting: a partial line spread of PG(n - 1, 2) (`binary_planes`).
+  For n = 5 the largest has 9 lines (31 points, 3 a line, and no spread of PG(4, 2)), so
+  32 players x 9 rounds, the social golfers' 8-4-9, come with no repeat meeting.
 * Kirkman triple systems KTS(v), v = 3 (mod 6): (v - 1)/2 rounds at tables of 3, every pair
   exactly once (`kirkman`). Resolvable quadruple systems (v, 4, 1) for v = 3q + 1,
   q = 1 (mod 4) a prime power: (v - 1)/3 rounds at tables of 4, every pair exactly once
@@ -194,6 +200,67 @@ def affine_geometry(q: int, dims: int = 2) -> np.ndarray:
             line = [int(f.add[coords[x], f.mul[lam, d]] @ weights) for lam in range(q)]
             seated[line] = True
             tables.append(line)
+        rounds.append(tables)
+    return np.array(rounds, dtype=np.int64)
+
+
+def _disjoint_lines(n: int, nodes: int = 200_000) -> list[tuple[int, int, int]]:
+    """A largest partial line spread of PG(n - 1, 2) that a depth-first search finds within
+    `nodes` steps: lines {a, b, a^b} of nonzero n-bit vectors, pairwise disjoint. Lines are
+    tried in numeric order, so the result is the same on every run."""
+    points = range(1, 2**n)
+    lines = sorted({tuple(sorted((a, b, a ^ b))) for a in points for b in points
+                    if a < b and (a ^ b) not in (a, b)})
+    target = (2**n - 1) // 3 - (1 if n % 2 else 0)  # the largest possible for n >= 4
+    best: list[tuple[int, int, int]] = []
+    chosen: list[tuple[int, int, int]] = []
+    used = [False] * 2**n
+    left = [nodes]
+
+    def extend(start: int) -> bool:
+        nonlocal best
+        if len(chosen) > len(best):
+            best = list(chosen)
+            if len(best) >= target:
+                return True
+        left[0] -= 1
+        if left[0] < 0:
+            return True
+        first = next((p for p in points if not used[p]), None)
+        if first is None:
+            return False
+        for i in range(start, len(lines)):
+            line = lines[i]
+            if any(used[p] for p in line):
+                continue
+            for p in line:
+                used[p] = True
+            chosen.append(line)
+            stop = extend(i + 1)
+            chosen.pop()
+            for p in line:
+                used[p] = False
+            if stop:
+                return True
+        return False
+
+    extend(0)
+    return best
+
+
+def binary_planes(n: int) -> np.ndarray:
+    """Rounds of 2^n players at tables of 4 from pairwise disjoint lines of PG(n - 1, 2):
+    line {a, b, a^b} gives the round of cosets {x, x^a, x^b, x^a^b}, each started at its
+    smallest player. No pair meets twice (see the module text)."""
+    rounds = []
+    for a, b, _ in _disjoint_lines(n):
+        seated = np.zeros(2**n, dtype=bool)
+        tables = []
+        for x in range(2**n):
+            if not seated[x]:
+                table = [x, x ^ a, x ^ b, x ^ a ^ b]
+                seated[table] = True
+                tables.append(table)
         rounds.append(tables)
     return np.array(rounds, dtype=np.int64)
 
@@ -573,6 +640,9 @@ def designs_for(players: int, table_size: int) -> list[Design]:
         if q % 4 == 1 and prime_power(q) and not found:
             found.append(Design(f"resolvable (v, 4, 1) design, v = 3*{q} + 1", q,
                                 resolvable_quadruples(v)))
+    if k == 4 and v == 32:  # for 128 players (n = 7) the line search finds too few lines
+        planes = binary_planes(5)
+        found.append(Design("disjoint planes of AG(5, 2)", len(planes), planes))
     h = dutch_first_repeat(v, k)
     found.append(Design(f"Dutch cycle of {v // k} tables", h, dutch_cycle(v, h, k)))
     return found

@@ -157,3 +157,19 @@ def rank_key(figures: dict, goal_targets: dict) -> tuple:
             figures["unlinked_pairs"], -ind, -cty, figures["day_mix_max_excess"],
             figures["total_mix_max_excess"], figures["back_to_back_country"],
             figures["day_mix_outside"], figures["total_mix_outside"])
+
+
+WIND_RULES = ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")
+
+
+def run_key(figures: dict, goal_targets: dict) -> tuple:
+    """Order of independent runs before the wind stage (smaller is better).
+
+    The hard meeting rules first (repeats, compatriots, unlinked pairs): no run is kept for
+    its winds over a run with fewer of those (a design start that alone has no repeat
+    meeting wins even with its planned winds broken). Then whether the planned winds (the
+    seats) break a wind rule, since the wind stage may not repair them, then the finer goals.
+    """
+    key = rank_key(figures, goal_targets)
+    faults = sum(figures[k] for k in WIND_RULES)
+    return (*key[:3], faults > 0, *key[3:])

@@ -234,6 +234,7 @@ def test_dutch_winds_and_tables():
     (16, 5, 4, "affine"), (64, 14, 4, "affine"), (28, 9, 4, "resolvable"),
     (40, 13, 4, "resolvable"), (25, 6, 5, "affine"), (27, 13, 3, "affine"),
     (15, 7, 3, "Kirkman"), (21, 10, 3, "Kirkman"), (200, 14, 4, "Dutch"), (44, 11, 4, "Dutch"),
+    (32, 9, 4, "disjoint planes"),
 ])
 def test_design_for(players, hanchans, size, name):
     plan = designs.design_for(players, hanchans, size)
@@ -243,7 +244,44 @@ def test_design_for(players, hanchans, size, name):
     assert designs.designs_for(players, size)[0].name.startswith(name)
 
 
+def test_disjoint_planes_of_ag_5_2_are_the_golfers_8_4_9():
+    lines = designs._disjoint_lines(5)
+    assert len(lines) == 9  # 31 points, 3 a line: a 10th line cannot exist
+    points = [p for line in lines for p in line]
+    assert len(set(points)) == 27 and 0 not in points
+    assert all(a ^ b == c for a, b, c in lines)
+    plan = designs.binary_planes(5)
+    assert plan.shape == (9, 8, 4)
+    assert_rounds(plan, 32)
+    m = meetings(plan, 32)
+    assert m.max() == 1 and np.triu(m, 1).sum() == 9 * 8 * 6
+    # the 4 pairs never met are those whose XOR is one of the 4 points on no line
+    unmet = {a ^ b for a in range(32) for b in range(a + 1, 32) if m[a, b] == 0}
+    assert unmet == set(range(1, 32)) - set(points)
+
+
+def test_runs_are_ranked_by_meetings_before_planned_winds():
+    """Of two runs, the one with fewer repeat meetings is kept even when its seats (the
+    planned winds) break wind rules; with equal meeting rules, valid winds are kept."""
+    from seating.check import public
+    from seating.goals import WIND_RULES, run_key, targets
+
+    event = one_each(32, 9, days=(5, 4))
+    design = designs.binary_planes(5)
+    seq = random_valid_sequence(np.random.default_rng(1), (5, 4), 4)
+    dutch = designs.dutch_cycle(32, 9, winds=seq)  # 8 tables: repeats from round 5 on
+    fig_design = public(recount(event, design))
+    fig_dutch = public(recount(event, dutch))
+    assert fig_design["repeat_meetings"] == 0 < fig_dutch["repeat_meetings"]
+    assert sum(fig_design[k] for k in WIND_RULES) > 0 == sum(fig_dutch[k] for k in WIND_RULES)
+    goal_targets = targets(event)
+    assert run_key(fig_design, goal_targets) < run_key(fig_dutch, goal_targets)
+    # the same groups, winds from the draft's valid orbits or seated as they come
+    shuffled = {**fig_dutch, "prefix_wind_bad": 1}
+    assert run_key(fig_dutch, goal_targets) < run_key(shuffled, goal_targets)
+
+
 @pytest.mark.parametrize("players, hanchans, size", [
-    (16, 6, 4), (120, 11, 4), (200, 26, 4), (30, 5, 4), (24, 3, 4), (27, 14, 3)])
+    (32, 10, 4), (16, 6, 4), (120, 11, 4), (200, 26, 4), (30, 5, 4), (24, 3, 4), (27, 14, 3)])
 def test_design_for_none_when_nothing_fits(players, hanchans, size):
     assert designs.design_for(players, hanchans, size) is None
