@@ -191,30 +191,41 @@ def draft(
 
 def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table_size: int,
                 seed: int) -> tuple[np.ndarray, str] | None:
-    """A first plan taken from a combinatorial design, when one fits (designs.designs_for).
+    """A first plan taken from a combinatorial design (designs.designs_for), and its name.
 
     The design's players are spread over the places so that every delegation is split over
     the design's groups (design player (p mod k) * m + p // k is place p, places in
     delegation order). A Dutch cycle seats one player of each group at every table, so its
     seats get winds from one valid sequence and its images (the groups' players share a
     wind pattern), and the plan keeps every wind rule; other designs keep their seat order
-    and leave the winds to the wind stage.
+    and leave the winds to the wind stage. When no design has enough repeat-free rounds,
+    the one with the most (at least half the hanchans) gives the first hanchans and the
+    greedy draft, seats free, fills the rest; None when none has that many.
     """
     from .designs import designs_for, dutch_cycle
     from .winds import random_valid_sequence
 
     players = len(country)
     m = players // table_size
-    for design in designs_for(players, table_size):
-        if design.rounds < hanchans:
-            continue
-        if design.name.startswith("Dutch"):
-            winds = random_valid_sequence(np.random.default_rng(seed), days, table_size)
-            plan = dutch_cycle(players, hanchans, table_size, winds=winds)
-        else:
-            plan = design.plan[:hanchans].copy()
-        place_of = np.empty(players, dtype=np.int64)
-        p = np.arange(players)
-        place_of[(p % table_size) * m + p // table_size] = p
+    found = designs_for(players, table_size)
+    fits = [d for d in found if d.rounds >= hanchans]
+    design = fits[0] if fits else max(found, key=lambda d: d.rounds, default=None)
+    if design is None or 2 * design.rounds < hanchans:
+        return None
+    rounds = min(design.rounds, hanchans)
+    if design.name.startswith("Dutch"):
+        winds = random_valid_sequence(np.random.default_rng(seed), days, table_size)
+        plan = dutch_cycle(players, rounds, table_size, winds=winds[:rounds])
+    else:
+        plan = design.plan[:rounds].copy()
+    place_of = np.empty(players, dtype=np.int64)
+    p = np.arange(players)
+    place_of[(p % table_size) * m + p // table_size] = p
+    if rounds == hanchans:
         return place_of[plan], design.name
-    return None
+    given = np.full((hanchans, m, table_size), -1, dtype=np.int64)
+    given[:rounds] = place_of[plan]
+    movable = np.arange(hanchans) >= rounds
+    free = np.full((hanchans, players), -1, dtype=np.int64)
+    plan = draft(country, free, table_size, seed + 2, given=given, movable=movable)
+    return plan, f"{design.name} for hanchans 1-{rounds}, then greedy"

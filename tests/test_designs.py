@@ -260,6 +260,23 @@ def test_disjoint_planes_of_ag_5_2_are_the_golfers_8_4_9():
     assert unmet == set(range(1, 32)) - set(points)
 
 
+def test_draft_from_a_design_too_short_is_finished_greedily():
+    from seating.draft import from_design
+
+    country = np.arange(32)
+    plan, how = from_design(country, 10, (5, 5), 4, seed=1)
+    assert how == "disjoint planes of AG(5, 2) for hanchans 1-9, then greedy"
+    assert plan.shape == (10, 8, 4)
+    assert_rounds(plan, 32)
+    assert meetings(plan[:9], 32).max() == 1
+    # the 4 x 32 / 2 = 64 pairs the planes leave unmet: the greedy tenth round takes as many
+    # as it can, so fewer than half of its 48 meetings repeat
+    m = meetings(plan, 32)
+    repeats = int(np.triu(m - 1, 1).clip(0).sum())
+    assert 0 < repeats < 24 and m.max() == 2
+    assert from_design(country, 19, (5, 5, 5, 4), 4, seed=1) is None  # 9 < 19 / 2
+
+
 def test_runs_are_ranked_by_meetings_before_planned_winds():
     """Of two runs, the one with fewer repeat meetings is kept even when its seats (the
     planned winds) break wind rules; with equal meeting rules, valid winds are kept."""
