@@ -25,8 +25,9 @@ distance of the gap counts from 1 partner and 2 opponents) gets within a few gap
 but from P = 44 on stalls there. A large-neighbourhood repair finishes it: free the tables
 with a faulty gap and some random others (7 in all) and re-seat them exactly by the free-table
 solver of the backtracking below; a few hundred random choices usually include one that
-works. This found the seed for 48 (47 is a prime = 3 (mod 4) with no multiplier of odd
-order, so no orbit layout exists).
+works; the larger M, the more tables a repair needs (7 for P = 48, 9 for P = 60). This found
+the seeds for 48 and 60 (47 and 59 are primes = 3 (mod 4) with no multiplier of odd order,
+so no orbit layout exists).
 
 Constructions (`orbit_search` with mirror tables or a multiplier) anneal over "slots". A slot
 holds one residue v and places its images c*v (mod M) at fixed seats of the row, for the
