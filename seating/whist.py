@@ -828,9 +828,9 @@ def search(
     seconds: float = 60.0,
     seed: int = 0,
     steps: int | None = None,
-    repair_tables: int = 7,
+    repair_tables: int | None = None,
     repairs: int = 300,
-    budget: int = 1_000_000,
+    budget: int = 2_000_000,
     progress: dict | None = None,
 ) -> list[int] | None:
     """A seed for `players` by annealing over the whole row, then large-neighbourhood
@@ -838,15 +838,17 @@ def search(
 
     Annealing (swaps of two seats, cost the distance of the gap counts from the rule)
     quickly gets within a few gaps of a seed but stalls there from P = 44 on. The repair
-    then frees the tables with a faulty gap and random others, `repair_tables` in all, and
-    re-seats them exactly (`_repair`), up to `repairs` random choices before annealing a
-    new row. progress (if given) gets "restarts", "closest" (the smallest cost annealing
+    then frees the tables with a faulty gap and random others, `repair_tables` in all (by
+    default 7 up to 48 players, then one more per 6 players: 9 for 60), and re-seats them
+    exactly (`_repair`, at most `budget` steps each), up to `repairs` random choices before
+    annealing a new row. progress (if given) gets "restarts", "closest" (the smallest cost annealing
     reached) and "repairs" (the choices tried)."""
     if players % 4 or players < 4:
         raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
     M = players - 1
     T = players // 4
     steps = steps or max(200_000, 13_000 * players * players)
+    repair_tables = repair_tables or max(7, (players - 6) // 6)
     rng = np.random.default_rng(seed)
     if progress is not None:
         progress.update(restarts=0, closest=None, repairs=0)
