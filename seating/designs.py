@@ -13,7 +13,7 @@ where a list of games is packed into rounds). The constructions, and what each p
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
   AG(2, 5): 25 players x 6 rounds at tables of 5 (the spec's league block);
   AG(n, 3): Kirkman triple systems on 3^n players.
-* Planes of AG(n, 2), P = 2^n players at tables of 4: a round is the 8.. cosets of one
+* Planes of AG(n, 2), P = 2^n players at tables of 4: a round is the 2^(n-2) cosets of one
   2-dimensional subspace {0, a, b, a^b} (players are n-bit numbers, ^ is XOR). Two players
   meet when their XOR lies in the subspace, so rounds whose subspaces share no nonzero
   vector never repeat a meeting: a partial line spread of PG(n - 1, 2) (`binary_planes`).

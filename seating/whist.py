@@ -23,9 +23,9 @@ whole tables, ((r mod tables) + 1) * 4 seats, and cuts it into pairs; two pairs 
 Plain search (`search`): annealing over the whole row (swaps of two seats; the cost is the
 distance of the gap counts from 1 partner and 2 opponents) gets within a few gaps of a seed
 but from P = 44 on stalls there. A large-neighbourhood repair finishes it: free the tables
-with a faulty gap and some random others (7 in all) and re-seat them exactly by the free-table
-solver of the backtracking below; a few hundred random choices usually include one that
-works; the larger M, the more tables a repair needs (7 for P = 48, 9 for P = 60). This found
+with a faulty gap and some random others and re-seat them exactly by the free-table solver of
+the backtracking below; among a few hundred random choices one usually works. The larger M,
+the more tables a repair needs (7 for P = 48, 9 for P = 60). This found
 the seeds for 48 and 60 (47 and 59 are primes = 3 (mod 4) with no multiplier of odd order,
 so no orbit layout exists).
 
