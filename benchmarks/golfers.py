@@ -7,7 +7,7 @@ Plans benchmarks/data/golfers-32x9.yaml (a copy of the shared instance) and
 benchmarks/data/golfers-32x10.yaml (the same with a tenth round) with seating.core.plan and
 the default search settings, once per seed from the greedy draft and once from a design
 (the run `search.design_start: true` adds in the workflow; for 32 players at tables of 4
-the 9 rounds of disjoint planes of AG(5, 2), so only 32 x 9 has one), and recounts each
+the 9 rounds of disjoint planes of AG(5, 2), for 32 x 10 with a greedy tenth), and recounts each
 seating with seating.check.recount. A solution has repeat_meetings == 0 (no pair meets
 twice). Prints every run and the best per instance (fewest repeat meetings, then fastest),
 as the workflow keeps the best run.

@@ -22,7 +22,8 @@ def stored(P):
 # = 3 (mod 4) for all but 100: 83 has no multiplier of odd order > 1 (P - 1 = 2q + 1), 67, 71
 # and 79 have some but the backtracking layouts tried ran out of time; 99 = 9 x 11 is blocked
 # for mirror tables by the squares of the gaps and its multiplier layouts ran out of time too.
-# The plain search with repair (whist.search) found 48 and 60 (47 and 59 have no multiplier).
+# The plain search with repair (whist.search) found 48 and 60 (47 and 59 have no multiplier);
+# on 68 and 72 it ran 15-40 minutes without a seed (benchmarks/results/whist_seeds.md).
 MISSING_UP_TO_100 = [68, 72, 80, 84, 100]
 
 
