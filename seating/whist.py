@@ -932,6 +932,21 @@ def _bt_place(row, used, pc, oc, group, M, B, seat, v):
 
 
 @njit(cache=True)
+def _pair_gaps(pa, pb, i, j, M, oc, sign):
+    """Add (sign=1) or remove (-1) the opponent gaps between partner pairs i and j (pairs
+    with infinity not counted); returns whether every such gap is nonzero and counted at
+    most twice."""
+    ok = True
+    for x in (pa[i], pb[i]):
+        for y in (pa[j], pb[j]):
+            if x != M and y != M:
+                g = _gap(x, y, M)
+                oc[g] += sign
+                ok = ok and oc[g] <= 2 and g > 0
+    return ok
+
+
+@njit(cache=True)
 def _pair_tables(pa, pb, n, M, oc, out, budget):
     """Group n partner pairs (pa[i], pb[i]) into tables, two pairs a table, so that no gap
     passes 2 between opponents (oc: counts so far, updated); out gets the tables. Pair 0
@@ -967,21 +982,11 @@ def _pair_tables(pa, pb, n, M, oc, out, budget):
             cur[depth] += 1
             if mate[j] >= 0:
                 continue
-            ok = True
-            for x in (pa[i], pb[i]):
-                for y in (pa[j], pb[j]):
-                    if x != M and y != M:
-                        g = _gap(x, y, M)
-                        oc[g] += 1
-                        ok = ok and oc[g] <= 2 and g > 0
-            if ok:
+            if _pair_gaps(pa, pb, i, j, M, oc, 1):
                 mate[i], mate[j] = j, i
                 placed = True
                 break
-            for x in (pa[i], pb[i]):
-                for y in (pa[j], pb[j]):
-                    if x != M and y != M:
-                        oc[_gap(x, y, M)] -= 1
+            _pair_gaps(pa, pb, i, j, M, oc, -1)
         if placed:
             depth += 1
             cur[depth] = 0
@@ -990,10 +995,7 @@ def _pair_tables(pa, pb, n, M, oc, out, budget):
             if depth >= 0:
                 i = first[depth]
                 j = mate[i]
-                for x in (pa[i], pb[i]):
-                    for y in (pa[j], pb[j]):
-                        if x != M and y != M:
-                            oc[_gap(x, y, M)] -= 1
+                _pair_gaps(pa, pb, i, j, M, oc, -1)
                 mate[i], mate[j] = -1, -1
 
 
