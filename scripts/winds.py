@@ -9,7 +9,8 @@ def main(smk):
     event = from_config({**smk.params.event, "search": smk.params.search})
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
-    plan, faults = assign_winds(plan, event.days, event.seed + 5, event.search["wind_moves"])
+    plan, faults = assign_winds(plan, event.days, event.seed + 5, event.search["wind_moves"],
+                                repair_steps=event.search["wind_repair_moves"])
     io.write_groups(smk.output.groups, event, plan)
     io.write_json(smk.output.summary, {"weighted_wind_faults": faults})
     log(f"winds: {faults} weighted rule breaks left")

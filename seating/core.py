@@ -10,34 +10,25 @@ import time
 
 import numpy as np
 
-from .draft import draft, from_design
+from .draft import first_plan
 from .event import Event
 from .goals import improve_goals
 from .swaps import improve_meetings
 from .tables import number_tables
-from .winds import assign_winds, choose_patterns
+from .winds import assign_winds
 
 
 def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.ndarray, dict]:
     """seating[hanchan, table, wind] for the event, and seconds per stage.
 
     design: draft from a combinatorial design when one fits (as the design run of
-    search.design_start does in the workflow), else the greedy draft."""
+    search.design_start does in the workflow); see seating.draft.first_plan."""
     seconds = {}
     search = event.search
     start = time.perf_counter()
-    made = None
-    if design:
-        made = from_design(event.country_of, event.hanchans, event.days, event.table_size,
-                           event.seed)
-    if made is not None:
-        groups = made[0]
-        keys = keys_of_plan(groups)
-    else:
-        patterns = choose_patterns(event.players, event.days, event.table_size,
-                                   np.random.default_rng(event.seed))
-        groups = draft(event.country_of, patterns.T.copy(), event.table_size, event.seed + 2)
-        keys = patterns.T.copy()
+    groups, _ = first_plan(event.country_of, event.hanchans, event.days, event.table_size,
+                           event.seed, design)
+    keys = keys_of_plan(groups)
     seconds["draft"] = time.perf_counter() - start
     start = time.perf_counter()
     groups, _ = improve_meetings(event, groups, keys, search["swap_moves"],
@@ -48,7 +39,8 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
                                  search["time_limit"], log, steps=search["anneal_steps"])
     seconds["goals"] = time.perf_counter() - start
     start = time.perf_counter()
-    groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"])
+    groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"],
+                            repair_steps=search["wind_repair_moves"])
     seconds["winds"] = time.perf_counter() - start
     start = time.perf_counter()
     seating = number_tables(event, groups)

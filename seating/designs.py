@@ -616,6 +616,12 @@ class Design:
     rounds: int  # repeat-free rounds the construction has
     plan: np.ndarray
 
+    @property
+    def complete(self) -> bool:
+        """Every pair meets exactly once over the rounds (a resolvable 2-design)."""
+        players, size = self.plan.shape[1] * self.plan.shape[2], self.plan.shape[2]
+        return self.rounds * (size - 1) == players - 1 and self.plan.shape[0] == self.rounds
+
 
 def designs_for(players: int, table_size: int) -> list[Design]:
     """Every construction here for this size, best first: the complete designs (every pair

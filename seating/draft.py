@@ -229,3 +229,50 @@ def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table
     free = np.full((hanchans, players), -1, dtype=np.int64)
     plan = draft(country, free, table_size, seed + 2, given=given, movable=movable)
     return plan, f"{design.name} for hanchans 1-{rounds}, then greedy"
+
+
+def cycled_design(country: np.ndarray, hanchans: int, table_size: int,
+                  seed: int) -> tuple[np.ndarray, str] | None:
+    """For an event longer than repeat-free play allows: a complete design repeated.
+
+    When every place is its own country and a complete design (every pair meets exactly
+    once in r rounds) exists with r < hanchans, hanchan h plays round h mod r of it: each
+    pass meets every pair once more and the rounds left over take a pair once more, so
+    every pair meets floor(x) or ceil(x) times (x the average), the best spread there is,
+    and the search's repeat goal (the sum of C(m, 2)) is at its counting bound. Two
+    consecutive hanchans are two different rounds, which share no pair: nobody meets an
+    opponent twice in a row. None otherwise.
+    """
+    from .designs import designs_for
+
+    players = len(country)
+    if len(np.unique(country)) != players:
+        return None
+    complete = [d for d in designs_for(players, table_size) if d.complete]
+    if not complete or complete[0].rounds >= hanchans:
+        return None
+    design = complete[0]
+    relabel = np.random.default_rng(seed).permutation(players)
+    plan = relabel[design.plan[np.arange(hanchans) % design.rounds]]
+    return plan.astype(np.int64), f"{design.name}, its rounds repeated in turn"
+
+
+def first_plan(country: np.ndarray, hanchans: int, days: tuple[int, ...], table_size: int,
+               seed: int, design: bool = False) -> tuple[np.ndarray, str]:
+    """Stage 2: the first plan and how it was made.
+
+    design: from a combinatorial design when one fits (from_design, the design run of
+    search.design_start). Else a complete design repeated when the event is longer than
+    repeat-free play allows and that gives the best spread (cycled_design). Else the
+    greedy draft over valid wind patterns.
+    """
+    from .winds import choose_patterns
+
+    made = from_design(country, hanchans, days, table_size, seed) if design else None
+    if made is None:
+        made = cycled_design(country, hanchans, table_size, seed)
+    if made is not None:
+        return made
+    patterns = choose_patterns(len(country), days, table_size, np.random.default_rng(seed))
+    plan = draft(country, patterns.T.copy(), table_size, seed + 2)
+    return plan, "greedy (Triska & Musliu) over valid wind patterns"

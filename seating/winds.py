@@ -293,24 +293,212 @@ def _improve(plan, winds, day_start, day_len, nwinds, movable, seed, steps):
     return best_total
 
 
+T_START = 12.0  # temperatures of the repair, in weighted faults
+T_END = 0.5
+REPAIR_STARTS = 20  # block seatings tried by the repair, each with its share of the moves
+
+
+@njit(cache=True)
+def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_start,
+                  t_end):
+    """Anneal the weighted faults over groupings whose free blocks are perfect.
+
+    block_free[b]: hanchans b*S .. b*S+S-1 are all movable and seat every player at every
+    wind once (see _perfect_blocks). A move there flips a Kempe cycle: for two winds a, b,
+    the alternating cycle of places and tables of that block (a place's a-table, that
+    table's b-place, its a-table, ...) exchanges a and b, so the block stays perfect and
+    the prefix rule holds inside it. Other movable hanchans get swaps of two seats at one
+    table. Stops at the first plan without faults; keeps the best plan; returns its faults.
+    """
+    np.random.seed(seed)
+    H, G, S = plan.shape
+    P = G * S
+    winds = np.empty((P, H), np.int64)
+    table = np.empty((P, H), np.int64)
+    for h in range(H):
+        for g in range(G):
+            for s in range(S):
+                winds[plan[h, g, s], h] = s
+                table[plan[h, g, s], h] = g
+    loose = np.zeros(H, np.int64)  # movable hanchans outside free blocks
+    nloose = 0
+    for h in range(H):
+        b = h // S
+        if movable[h] and not (b < block_free.shape[0] and block_free[b]):
+            loose[nloose] = h
+            nloose += 1
+    blocks = np.flatnonzero(block_free)
+    if blocks.shape[0] == 0 and nloose == 0:
+        total = 0
+        for p in range(P):
+            total += _faults(winds[p], day_start, day_len, S)
+        return total
+    fault = np.empty(P, np.int64)
+    for p in range(P):
+        fault[p] = _faults(winds[p], day_start, day_len, S)
+    total = fault.sum()
+    best = total
+    best_plan = plan.copy()
+    cyc_h = np.empty(P * S, np.int64)
+    cyc_g = np.empty(P * S, np.int64)
+    who = np.empty(P, np.int64)
+    mark = np.zeros(P, np.int64)
+    fresh = np.empty(P, np.int64)
+    loose_share = nloose / (nloose + S * blocks.shape[0])
+    temp = t_start
+    cool = (t_end / t_start) ** (1.0 / max(steps, 1))
+    for it in range(steps):
+        if best == 0:
+            break
+        temp *= cool
+        a = np.random.randint(S)
+        b = np.random.randint(S - 1)
+        if b >= a:
+            b += 1
+        n = 0
+        if np.random.random() < loose_share:
+            cyc_h[0] = loose[np.random.randint(nloose)]
+            cyc_g[0] = np.random.randint(G)
+            n = 1
+        else:
+            first = blocks[np.random.randint(blocks.shape[0])] * S
+            p = np.random.randint(P)
+            cur = p
+            while True:
+                hh = first
+                while winds[cur, hh] != a:
+                    hh += 1
+                gg = table[cur, hh]
+                cyc_h[n] = hh
+                cyc_g[n] = gg
+                n += 1
+                cur = plan[hh, gg, b]
+                if cur == p:
+                    break
+        m = 0
+        for i in range(n):
+            hh = cyc_h[i]
+            gg = cyc_g[i]
+            x = plan[hh, gg, a]
+            y = plan[hh, gg, b]
+            plan[hh, gg, a] = y
+            plan[hh, gg, b] = x
+            winds[x, hh] = b
+            winds[y, hh] = a
+            for z in (x, y):
+                if mark[z] != it + 1:
+                    mark[z] = it + 1
+                    who[m] = z
+                    m += 1
+        d = 0
+        for i in range(m):
+            z = who[i]
+            fresh[z] = _faults(winds[z], day_start, day_len, S)
+            d += fresh[z] - fault[z]
+        if d <= 0 or np.random.random() < np.exp(-d / temp):
+            for i in range(m):
+                fault[who[i]] = fresh[who[i]]
+            total += d
+            if total < best:
+                best = total
+                best_plan[:] = plan
+        else:
+            for i in range(n):
+                hh = cyc_h[i]
+                gg = cyc_g[i]
+                x = plan[hh, gg, a]
+                y = plan[hh, gg, b]
+                plan[hh, gg, a] = y
+                plan[hh, gg, b] = x
+                winds[x, hh] = b
+                winds[y, hh] = a
+    plan[:] = best_plan
+    return best
+
+
+def _perfect_blocks(plan: np.ndarray, movable: np.ndarray, rng: np.random.Generator):
+    """Reseat every block of S hanchans (S the table size, blocks starting at multiples of
+    S) whose hanchans are all movable, so that every player takes every wind once in it.
+
+    Players and the block's tables form an S-regular bipartite graph, so its edges split
+    into S perfect matchings (König): a proper colouring, matching c seating wind c. Then
+    the prefix rule holds inside the block whatever the other blocks do. Returns the
+    plan (a copy) and which blocks are perfect.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    plan = plan.copy()
+    H, G, S = plan.shape
+    P = G * S
+    free = np.array([bool(movable[b * S:(b + 1) * S].all()) for b in range(H // S)],
+                    dtype=np.bool_)
+    for b in np.flatnonzero(free):
+        block = plan[b * S:(b + 1) * S]
+        player = block.reshape(-1)
+        node = np.repeat(np.arange(S * G), S)  # (hanchan in block, table) of each seat
+        colour = np.full(player.shape[0], -1)
+        for c in range(S):
+            left = np.flatnonzero(colour < 0)
+            order = rng.permutation(P)  # a different matching on every run of the seed
+            graph = csr_matrix((np.ones(left.shape[0]), (order[player[left]], node[left])),
+                               shape=(P, S * G))
+            match = maximum_bipartite_matching(graph, perm_type="column")
+            taken = match[order[player[left]]] == node[left]
+            colour[left[taken]] = c
+        if (colour < 0).any():  # cannot happen for a regular bipartite graph
+            raise AssertionError("block colouring failed")
+        seats = np.empty_like(block)
+        seats.reshape(S * G, S)[node, colour] = player
+        plan[b * S:(b + 1) * S] = seats
+    return plan, free
+
+
+def _weighted_faults(plan: np.ndarray, day_start: np.ndarray, day_len: np.ndarray) -> int:
+    H, G, S = plan.shape
+    winds = np.empty((G * S, H), dtype=np.int64)
+    for s in range(S):
+        winds[plan[:, :, s], np.arange(H)[:, None]] = s
+    return int(sum(_faults(winds[p], day_start, day_len, S) for p in range(G * S)))
+
+
 def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
-                 movable: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+                 movable: np.ndarray | None = None, repair_steps: int = 1_000_000
+                 ) -> tuple[np.ndarray, int]:
     """Seat winds for a grouping: plan[h, g, s] sits at wind s. Returns (plan, faults left).
 
     A plan from our draft already seats every place at its valid pattern; then only the
     spreading search runs (never making any rule worse). Any other grouping (a design, an
-    audit) is repaired by the same swaps, annealed on the weighted rule breaks.
+    audit, a re-plan) is first repaired: every block of S hanchans is seated so that each
+    player takes each wind once in it (_perfect_blocks), then Kempe cycles inside the
+    blocks and seat swaps elsewhere are annealed on the weighted rule breaks
+    (_block_repair), from up to REPAIR_STARTS block seatings sharing repair_steps moves; the
+    best result is kept if it has fewer faults.
+    The spreading search (steps moves) then runs on the kept plan.
     """
     plan = np.array(plan, dtype=np.int64, copy=True)
     H, G, S = plan.shape
     P = G * S
-    winds = np.empty((P, H), dtype=np.int64)
-    for s in range(S):
-        winds[plan[:, :, s], np.arange(H)[:, None]] = s
     day_len = np.array(days, dtype=np.int64)
     day_start = np.concatenate([[0], np.cumsum(day_len)[:-1]]).astype(np.int64)
     if movable is None:
         movable = np.ones(H, dtype=np.bool_)
-    left = _improve(plan, winds, day_start, day_len, S, np.asarray(movable, dtype=np.bool_),
-                    seed, steps)
+    movable = np.asarray(movable, dtype=np.bool_)
+    before = _weighted_faults(plan, day_start, day_len)
+    rng = np.random.default_rng(seed)
+    best = before
+    for attempt in range(REPAIR_STARTS if before > 0 else 0):
+        repaired, free = _perfect_blocks(plan, movable, rng)
+        after = _block_repair(repaired, day_start, day_len, free, movable, seed + attempt,
+                              repair_steps // REPAIR_STARTS, T_START, T_END)
+        if after < best:
+            best, kept = after, repaired
+        if best == 0:
+            break
+    if best < before:
+        plan = kept
+    winds = np.empty((P, H), dtype=np.int64)
+    for s in range(S):
+        winds[plan[:, :, s], np.arange(H)[:, None]] = s
+    left = _improve(plan, winds, day_start, day_len, S, movable, seed, steps)
     return plan, int(left)

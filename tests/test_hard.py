@@ -33,19 +33,34 @@ def long_event(schema):
 
 
 def test_more_hanchans_than_repeat_free_play_spreads_the_repeats(long_event):
+    """The 5 rounds of the affine plane AG(2, 4) in turn: every pair meets exactly 8
+    times, the best spread there is, and every wind and table rule still holds."""
     event, seating = long_event
     fig = recount(event, seating)
     assert fig["repeat_meetings"] == fig["repeat_meetings_bound"] == 16 * 15 // 2 * 7
     m = pair_meetings(seating, 16)
-    # every pair meets 8 times on average; the search spreads them to 7, 8 or 9
-    assert m.mean() == 8
-    assert 7 <= m.min() and m.max() <= 9
-    # 4 tables, 40 hanchans: every player at every table, about 10 times each
-    # (exactly 10 is not reached: 11 at most)
+    assert m.min() == m.max() == 8
+    # consecutive hanchans are different parallel classes: no opponent twice in a row
+    assert fig["back_to_back_country"] == 0
+    # 4 tables, 40 hanchans: every player at every table exactly 10 times
     assert fig["table_repeats"] == fig["table_repeats_bound"] == 16 * 36
-    assert fig["table_max_visits"] <= 11
+    assert fig["table_max_visits"] == 10
     for rule in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
         assert fig[rule] == 0, rule
+
+
+def test_repeated_design_spreads_any_length(schema):
+    """42 hanchans (8 passes and 2 rounds more): every pair meets 8 or 9 times, and exactly
+    the pairs of the 2 extra rounds (2 x 4 tables x 6 pairs) meet 9 times."""
+    from seating.draft import cycled_design
+
+    plan, how = cycled_design(np.arange(16), 42, 4, seed=3)
+    assert "AG(2, 4)" in how
+    m = pair_meetings(plan, 16)
+    assert set(m.tolist()) == {8, 9} and (m == 9).sum() == 2 * 4 * 6
+    assert cycled_design(np.arange(16), 5, 4, seed=3) is None  # repeat-free play suffices
+    assert cycled_design(np.arange(16) // 2, 42, 4, seed=3) is None  # compatriots
+    assert cycled_design(np.arange(20), 8, 4, seed=3) is None  # no complete design
 
 
 def test_a_few_hanchans_too_many_meets_nobody_three_times(schema):

@@ -142,3 +142,56 @@ def test_assign_winds_keeps_a_keyed_plan_valid():
 def test_all_permutations_of_one_block_are_valid():
     for perm in itertools.permutations(range(4)):
         assert is_valid(np.array(perm), (4,), 4)
+
+
+def winds_of(plan):
+    H, G, S = plan.shape
+    winds = np.empty((G * S, H), dtype=np.int64)
+    for s in range(S):
+        winds[plan[:, :, s], np.arange(H)[:, None]] = s
+    return winds
+
+
+def rule_breaks(plan, days):
+    f = sequence_faults(winds_of(plan), days, plan.shape[2])
+    return {k: int(f[k].sum()) for k in ("count_bad", "day_bad", "consecutive", "prefix")}
+
+
+def same_tables(a, b):
+    return all(sorted(map(sorted, a[h].tolist())) == sorted(map(sorted, b[h].tolist()))
+               for h in range(a.shape[0]))
+
+
+@pytest.mark.parametrize("groups, days", [
+    ("planes", (5, 4)),  # golfers 32 x 9: 9 disjoint planes of AG(5, 2)
+    ("affine", (10, 10, 10, 10)),  # 16 x 40: the 5 rounds of AG(2, 4) in turn
+    ("affine", (5, 4)),
+])
+def test_assign_winds_repairs_a_design_grouping(groups, days):
+    """Seats as a design gives them break the rules; the block repair (every block of
+    S hanchans a proper colouring, then Kempe cycles) seats every player validly without
+    changing any table, for every player, recounted by sequence_faults."""
+    from seating import designs
+
+    H = sum(days)
+    plan = designs.binary_planes(5) if groups == "planes" else designs.affine_geometry(4, 2)
+    plan = plan[np.arange(H) % plan.shape[0]]
+    assert sum(rule_breaks(plan, days).values()) > 0
+    out, left = assign_winds(plan, days, 1, 20000)
+    assert left == 0
+    assert rule_breaks(out, days) == {"count_bad": 0, "day_bad": 0, "consecutive": 0,
+                                      "prefix": 0}
+    assert same_tables(out, plan)
+
+
+def test_repair_leaves_fixed_hanchans_alone():
+    """Re-planning: hanchans held fixed keep every seat; the others are repaired."""
+    from seating import designs
+
+    days = (5, 5)
+    plan = designs.binary_planes(5)[np.arange(10) % 9]
+    movable = np.arange(10) >= 3
+    out, _ = assign_winds(plan, days, 2, 20000, movable=movable)
+    assert (out[:3] == plan[:3]).all()
+    assert same_tables(out, plan)
+    assert sum(rule_breaks(out, days).values()) < sum(rule_breaks(plan, days).values())
