@@ -1,6 +1,7 @@
 """Stage 4, the finer goals, each locked before the next (seating.goals)."""
 
 from seating import io
+from seating.draft import seat_keys
 from seating.event import for_run, from_config
 from seating.goals import improve_goals
 
@@ -10,9 +11,9 @@ def main(smk):
                     smk.wildcards.run)
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
-    plan, _, summary = improve_goals(event, plan, io.keys_of(plan), event.search["goal_moves"],
-                                     event.search["time_limit"], log,
-                                     steps=event.search["anneal_steps"])
+    search = event.search
+    plan, _, summary = improve_goals(event, plan, seat_keys(event, plan), search["goal_moves"],
+                                     search["time_limit"], log, steps=search["anneal_steps"])
     io.write_groups(smk.output.groups, event, plan)
     io.write_json(smk.output.summary, summary)
 

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from .draft import first_plan
+from .draft import first_plan, seat_keys
 from .event import Event
 from .goals import improve_goals
 from .swaps import improve_meetings
@@ -26,16 +26,14 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
     seconds = {}
     search = event.search
     start = time.perf_counter()
-    groups, _ = first_plan(event.country_of, event.hanchans, event.days, event.table_size,
-                           event.seed, design)
-    keys = keys_of_plan(groups)
+    groups, _ = first_plan(event, design)
     seconds["draft"] = time.perf_counter() - start
     start = time.perf_counter()
-    groups, _ = improve_meetings(event, groups, keys, search["swap_moves"],
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), search["swap_moves"],
                                  search["time_limit"], log)
     seconds["swaps"] = time.perf_counter() - start
     start = time.perf_counter()
-    groups, _, _ = improve_goals(event, groups, keys_of_plan(groups), search["goal_moves"],
+    groups, _, _ = improve_goals(event, groups, seat_keys(event, groups), search["goal_moves"],
                                  search["time_limit"], log, steps=search["anneal_steps"])
     seconds["goals"] = time.perf_counter() - start
     start = time.perf_counter()
@@ -46,9 +44,3 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
     seating = number_tables(event, groups)
     seconds["tables"] = time.perf_counter() - start
     return seating, seconds
-
-
-def keys_of_plan(plan: np.ndarray) -> np.ndarray:
-    from .io import keys_of
-
-    return keys_of(plan)

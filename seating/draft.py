@@ -257,22 +257,47 @@ def cycled_design(country: np.ndarray, hanchans: int, table_size: int,
     return plan.astype(np.int64), f"{design.name}, its rounds repeated in turn"
 
 
-def first_plan(country: np.ndarray, hanchans: int, days: tuple[int, ...], table_size: int,
-               seed: int, design: bool = False) -> tuple[np.ndarray, str]:
+def seats_free(event) -> bool:
+    """Whether the search leaves seats free: when the counting bound says some repeat
+    meetings cannot be avoided (more hanchans than repeat-free play allows). Then the
+    meeting rules, which outrank the winds, get the whole search space (tying each table
+    to one place of each planned wind cost 20 x 8 three pairs never met), and the wind
+    stage seats the groups (winds.assign_winds repairs any grouping of such small fields).
+    Otherwise every table seats one place of each planned wind, so valid winds are sure."""
+    from .bounds import repeat_floor
+
+    return repeat_floor(event) > 0
+
+
+def seat_keys(event, plan: np.ndarray) -> np.ndarray:
+    """Seat key of every place in every hanchan for the search: its seat (planned wind),
+    or -1 everywhere when seats are free (seats_free)."""
+    from .io import keys_of
+
+    keys = keys_of(plan)
+    return np.full_like(keys, -1) if seats_free(event) else keys
+
+
+def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     """Stage 2: the first plan and how it was made.
 
     design: from a combinatorial design when one fits (from_design, the design run of
     search.design_start). Else a complete design repeated when the event is longer than
     repeat-free play allows and that gives the best spread (cycled_design). Else the
-    greedy draft over valid wind patterns.
+    greedy draft, over valid wind patterns, or with free seats (seats_free).
     """
     from .winds import choose_patterns
 
-    made = from_design(country, hanchans, days, table_size, seed) if design else None
+    country, hanchans, size, seed = (event.country_of, event.hanchans, event.table_size,
+                                     event.seed)
+    made = from_design(country, hanchans, event.days, size, seed) if design else None
     if made is None:
-        made = cycled_design(country, hanchans, table_size, seed)
+        made = cycled_design(country, hanchans, size, seed)
     if made is not None:
         return made
-    patterns = choose_patterns(len(country), days, table_size, np.random.default_rng(seed))
-    plan = draft(country, patterns.T.copy(), table_size, seed + 2)
+    if seats_free(event):
+        free = np.full((hanchans, len(country)), -1, dtype=np.int64)
+        return draft(country, free, size, seed + 2), "greedy (Triska & Musliu), seats free"
+    patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
+    plan = draft(country, patterns.T.copy(), size, seed + 2)
     return plan, "greedy (Triska & Musliu) over valid wind patterns"
