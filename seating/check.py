@@ -96,6 +96,16 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
             seats[table] += len(table) - 1
     fig["repeat_meetings_bound"] = _repeat_bound(event, seats)
     fig["repeat_pairs_max_meetings"] = int(meet[upper].max()) if P > 1 else 0
+    # the spread of meetings over pairs of different countries: with repeats unavoidable,
+    # every such pair should meet floor(x) or ceil(x) times, x their average
+    country = event.country_of
+    others = upper & (country[:, None] != country[None, :])
+    pair_counts = meet[others]
+    mean = pair_counts.mean() if pair_counts.size else 0.0
+    low, high = int(np.floor(mean + 1e-9)), int(np.ceil(mean - 1e-9))
+    fig["pair_meetings_min"] = int(pair_counts.min()) if pair_counts.size else 0
+    fig["pair_meetings_fair"] = [low, high]
+    fig["pairs_outside_fair"] = int(((pair_counts < low) | (pair_counts > high)).sum())
     per_country = np.zeros(len(codes), dtype=np.int64)
     for h in range(H):  # compatriots at the same table, with the countries of that hanchan
         for t in range(T):

@@ -143,6 +143,12 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
         row("Who you play against", "Never the same opponent twice", "repeat_meetings", 0,
             f["repeat_meetings"], f["repeat_meetings_bound"],
             f["repeat_meetings"] <= f["repeat_meetings_bound"]),
+        row("Who you play against", "Meetings spread evenly over the pairs (when repeats are "
+            "unavoidable)", "pairs_outside_fair",
+            f"0 pairs outside {f['pair_meetings_fair'][0]}–{f['pair_meetings_fair'][1]} "
+            "meetings", f"{f['pairs_outside_fair']} pairs outside (pairs meet "
+            f"{f['pair_meetings_min']}–{f['repeat_pairs_max_meetings']} times)",
+            "", f["pairs_outside_fair"] == 0),
         row("Who you play against", "No compatriots at your table", "compatriot_meetings",
             f["compatriot_meetings_bound"], f["compatriot_meetings"],
             f["compatriot_meetings_bound"],

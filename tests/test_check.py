@@ -108,3 +108,25 @@ def test_common_opponents_never_above_their_ceiling():
             plan = np.array([rng.permutation(players).reshape(-1, 4) for _ in range(hanchans)])
             f = recount(ev, plan, winds_known=False)
             assert f["indirect_min"] is None or f["indirect_min"] <= ceiling
+
+
+def test_pair_spread_counted_pair_by_pair():
+    """pairs_outside_fair, recounted plainly: the pairs of different countries whose number
+    of meetings is off the floor or ceiling of their average."""
+    from itertools import combinations
+
+    rng = np.random.default_rng(5)
+    for players, hanchans in [(16, 12), (20, 8), (12, 9)]:
+        ev = one_each(players, hanchans, (hanchans,))
+        plan = np.array([rng.permutation(players).reshape(-1, 4) for _ in range(hanchans)])
+        f = recount(ev, plan, winds_known=False)
+        count = {pair: 0 for pair in combinations(range(players), 2)}
+        for tables in plan.tolist():
+            for table in tables:
+                for pair in combinations(sorted(table), 2):
+                    count[pair] += 1
+        mean = sum(count.values()) / len(count)
+        low, high = int(mean), -int(-mean // 1)
+        assert f["pair_meetings_fair"] == [low, high]
+        assert f["pair_meetings_min"] == min(count.values())
+        assert f["pairs_outside_fair"] == sum(not low <= c <= high for c in count.values())

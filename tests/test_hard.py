@@ -40,6 +40,7 @@ def test_more_hanchans_than_repeat_free_play_spreads_the_repeats(long_event):
     assert fig["repeat_meetings"] == fig["repeat_meetings_bound"] == 16 * 15 // 2 * 7
     m = pair_meetings(seating, 16)
     assert m.min() == m.max() == 8
+    assert fig["pair_meetings_fair"] == [8, 8] and fig["pairs_outside_fair"] == 0
     # consecutive hanchans are different parallel classes: no opponent twice in a row
     assert fig["back_to_back_country"] == 0
     # 4 tables, 40 hanchans: every player at every table exactly 10 times
@@ -105,6 +106,7 @@ def test_a_few_hanchans_too_many_meets_nobody_three_times(schema):
     fig = recount(event, seating)
     m = pair_meetings(seating, 20)
     assert m.min() == 1 and m.max() == 2  # the floor and ceiling of 24 / 19
+    assert fig["pair_meetings_fair"] == [1, 2] and fig["pairs_outside_fair"] == 0
     assert fig["repeat_meetings"] == fig["repeat_meetings_bound"] == 50
     for rule in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
         assert fig[rule] == 0, rule
