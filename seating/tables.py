@@ -29,6 +29,10 @@ from .bounds import area_shares
 from .event import Event
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
+MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits - 1) adds
+# this to the spread of repeats (sum of C(visits, 2)): of two ways to spread 8 hanchans over
+# 5 tables as evenly, (3, 2, 1, 1, 1) then beats (2, 2, 2, 2, 0), which leaves a table unseen;
+# larger weights froze the annealing on 32 x 9 (54 repeats instead of 48)
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
 STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
@@ -245,7 +249,7 @@ def _player_costs(h, table_of, area_at, share, day_share, day_of) -> np.ndarray:
         for nb in (h - 1, h + 1):
             if 0 <= nb < H:
                 cost_area[:, a] += W_NEXT * (area[:, nb] == a)
-    return W_TABLE * visits + cost_area[:, area_at[h]]
+    return W_TABLE * (visits + MISSED_TABLE * (visits > 0)) + cost_area[:, area_at[h]]
 
 
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
@@ -383,9 +387,11 @@ def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, 
     a1 = area_at[h, t_new]
     d = 0.0
     if t_new != t_old:
-        # sum over tables of C(visits, 2), so unavoidable repeats spread evenly
+        # tables seen again (a table left unvisited costs MISSED_TABLE), then the sum over
+        # tables of C(visits, 2), so unavoidable repeats spread evenly
         # (visits[p, t_old] includes this hanchan)
-        d += w[0] * (visits[p, t_new] - (visits[p, t_old] - 1))
+        d += w[0] * (visits[p, t_new] - (visits[p, t_old] - 1)
+                     + MISSED_TABLE * ((visits[p, t_old] == 1) - (visits[p, t_new] == 0)))
     if a0 != a1:
         dd = day_of[h]
         d += w[1] * (_outside1(count[p, a0] - 1, share[a0]) - _outside1(count[p, a0], share[a0])
@@ -445,7 +451,8 @@ def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, 
     for p in range(P):
         c = 0.0
         for t in range(T):
-            c += w[0] * visits[p, t] * (visits[p, t] - 1) / 2
+            c += w[0] * (visits[p, t] * (visits[p, t] - 1) / 2
+                         + MISSED_TABLE * (visits[p, t] > 1) * (visits[p, t] - 1))
         for a in range(A):
             c += w[1] * _outside1(count[p, a], share[a])
             for d in range(D):
