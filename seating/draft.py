@@ -5,7 +5,9 @@ still have the most freedom left: the freedom of a set of places is the number o
 places that none of them has met (compatriots count as met, as stage 1 says). Every table
 seats one place of each planned wind (the seat key), so the winds of stage 5 are sure to
 exist. Pairs that must meet again are taken only when no fresh pair is left; stage 3
-removes them.
+removes them. `first_plan` chooses the draft: a design when asked (search.design_start), a
+complete design repeated, or this greedy draft, with seats free when repeat meetings are
+unavoidable (`seats_free`).
 """
 
 from __future__ import annotations

@@ -23,6 +23,15 @@ a group that permutes the winds without fixed points and keeps the rules: for 4 
 Klein group w -> w XOR q (E<->S & W<->N, E<->W & S<->N, E<->N & S<->W), for 3 winds the
 rotations w -> w + q (mod 3). The k images of one valid sequence differ in every hanchan,
 so an orbit per k places balances every hanchan exactly.
+
+Repair (assign_winds). Groupings that come with no valid seats (a design, free seats when
+repeat meetings are unavoidable, an audit) are seated block by block: hanchans 1-4, 5-8, ...
+(1-3, 4-6, ... at 3-player tables) each as a proper colouring of the regular bipartite graph
+of players and tables (König), so everyone takes every wind once per block and the prefix
+rule holds; then Kempe cycles inside blocks and seat swaps in the hanchans after the last
+full block are annealed on the other rules. This fits small fields (16 to 32 players); on
+200 players the cycles are too long for fine moves, and repeated Kirkman systems of 27 at
+3-player tables keep a few consecutive same winds.
 """
 
 from __future__ import annotations
