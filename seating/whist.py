@@ -58,7 +58,9 @@ set solves the free tables exactly: infinity's partner, a matching of the rest i
 pairs with exactly the missing partner gaps, then the pairing of pairs into tables. When M
 is prime and G has odd order k, layouts whose free tables hold a single class of k partner
 gaps (F = (k + 1) / 2) were exhausted without a seed every time tried (M = 19, 31, 43,
-67); F = 5 with k = 3 works (M = 31, 43).
+67); F = 5 with k = 3 works (M = 31, 43). For M = 67, G = <9> (k = 11) with 2 free orbits
+(F = 6, one base table): all 15 layouts exhausted, no seed; G = <29> (k = 3) with 6 free
+orbits (F = 5) found none in 55 minutes, nor did M = 79, G = <8> (k = 13, F = 7) in 30.
 """
 
 from __future__ import annotations
