@@ -309,6 +309,20 @@ REPAIR_RESTART = 20_000  # moves of each restart of the repair: many short resta
 
 
 @njit(cache=True)
+def _exchange(plan, winds, cyc_h, cyc_g, n, a, b):
+    """Exchange winds a and b at the tables (cyc_h[i], cyc_g[i]), i < n (twice: undone)."""
+    for i in range(n):
+        hh = cyc_h[i]
+        gg = cyc_g[i]
+        x = plan[hh, gg, a]
+        y = plan[hh, gg, b]
+        plan[hh, gg, a] = y
+        plan[hh, gg, b] = x
+        winds[x, hh] = b
+        winds[y, hh] = a
+
+
+@njit(cache=True)
 def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_start,
                   t_end):
     """Anneal the weighted faults over groupings whose free blocks are perfect.
@@ -337,16 +351,13 @@ def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_
         if movable[h] and not (b < block_free.shape[0] and block_free[b]):
             loose[nloose] = h
             nloose += 1
-    blocks = np.flatnonzero(block_free)
-    if blocks.shape[0] == 0 and nloose == 0:
-        total = 0
-        for p in range(P):
-            total += _faults(winds[p], day_start, day_len, S)
-        return total
     fault = np.empty(P, np.int64)
     for p in range(P):
         fault[p] = _faults(winds[p], day_start, day_len, S)
     total = fault.sum()
+    blocks = np.flatnonzero(block_free)
+    if blocks.shape[0] == 0 and nloose == 0:
+        return total
     best = total
     best_plan = plan.copy()
     cyc_h = np.empty(P * S, np.int64)
@@ -385,17 +396,10 @@ def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_
                 cur = plan[hh, gg, b]
                 if cur == p:
                     break
+        _exchange(plan, winds, cyc_h, cyc_g, n, a, b)
         m = 0
         for i in range(n):
-            hh = cyc_h[i]
-            gg = cyc_g[i]
-            x = plan[hh, gg, a]
-            y = plan[hh, gg, b]
-            plan[hh, gg, a] = y
-            plan[hh, gg, b] = x
-            winds[x, hh] = b
-            winds[y, hh] = a
-            for z in (x, y):
+            for z in (plan[cyc_h[i], cyc_g[i], a], plan[cyc_h[i], cyc_g[i], b]):
                 if mark[z] != it + 1:
                     mark[z] = it + 1
                     who[m] = z
@@ -413,15 +417,7 @@ def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_
                 best = total
                 best_plan[:] = plan
         else:
-            for i in range(n):
-                hh = cyc_h[i]
-                gg = cyc_g[i]
-                x = plan[hh, gg, a]
-                y = plan[hh, gg, b]
-                plan[hh, gg, a] = y
-                plan[hh, gg, b] = x
-                winds[x, hh] = b
-                winds[y, hh] = a
+            _exchange(plan, winds, cyc_h, cyc_g, n, a, b)  # undone
     plan[:] = best_plan
     return best
 
@@ -464,12 +460,17 @@ def _perfect_blocks(plan: np.ndarray, movable: np.ndarray, rng: np.random.Genera
     return plan, free
 
 
+def winds_of(plan: np.ndarray) -> np.ndarray:
+    """winds[p, h]: the wind (seat) of place p in hanchan h of plan[h, g, s] (io.keys_of,
+    by place)."""
+    from .io import keys_of
+
+    return np.ascontiguousarray(keys_of(plan).T)
+
+
 def _weighted_faults(plan: np.ndarray, day_start: np.ndarray, day_len: np.ndarray) -> int:
-    H, G, S = plan.shape
-    winds = np.empty((G * S, H), dtype=np.int64)
-    for s in range(S):
-        winds[plan[:, :, s], np.arange(H)[:, None]] = s
-    return int(sum(_faults(winds[p], day_start, day_len, S) for p in range(G * S)))
+    winds = winds_of(plan)
+    return int(sum(_faults(seq, day_start, day_len, plan.shape[2]) for seq in winds))
 
 
 def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
@@ -482,13 +483,13 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     audit, a re-plan) is first repaired: every block of S hanchans is seated so that each
     player takes each wind once in it (_perfect_blocks), then Kempe cycles inside the
     blocks and seat swaps elsewhere are annealed on the weighted rule breaks
-    (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until repair_steps
-    moves are spent or no fault is left; the best result is kept if it has fewer faults.
+    (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until
+    repair_steps moves are spent or no fault is left; the best result is kept if it has
+    fewer faults.
     The spreading search (steps moves) then runs on the kept plan.
     """
     plan = np.array(plan, dtype=np.int64, copy=True)
     H, G, S = plan.shape
-    P = G * S
     day_len = np.array(days, dtype=np.int64)
     day_start = np.concatenate([[0], np.cumsum(day_len)[:-1]]).astype(np.int64)
     if movable is None:
@@ -510,8 +511,5 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         attempt += 1
     if best < before:
         plan = kept
-    winds = np.empty((P, H), dtype=np.int64)
-    for s in range(S):
-        winds[plan[:, :, s], np.arange(H)[:, None]] = s
-    left = _improve(plan, winds, day_start, day_len, S, movable, seed, steps)
+    left = _improve(plan, winds_of(plan), day_start, day_len, S, movable, seed, steps)
     return plan, int(left)

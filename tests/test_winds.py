@@ -14,6 +14,7 @@ from seating.winds import (
     is_valid,
     random_valid_sequence,
     sequence_faults,
+    winds_of,
 )
 
 
@@ -129,10 +130,7 @@ def test_assign_winds_keeps_a_keyed_plan_valid():
             plan[h, :, w] = rng.permutation(np.nonzero(pat[:, h] == w)[0])
     out, left = assign_winds(plan, days, 1, 20000)
     assert left == 0
-    winds = np.empty((80, 14), dtype=np.int64)
-    for s in range(4):
-        winds[out[:, :, s], np.arange(14)[:, None]] = s
-    f = sequence_faults(winds, days, 4)
+    f = sequence_faults(winds_of(out), days, 4)
     assert not (f["count_bad"].any() or f["day_bad"].any() or f["consecutive"].any()
                 or f["prefix"].any())
     for h in range(14):  # still the same tables
@@ -142,14 +140,6 @@ def test_assign_winds_keeps_a_keyed_plan_valid():
 def test_all_permutations_of_one_block_are_valid():
     for perm in itertools.permutations(range(4)):
         assert is_valid(np.array(perm), (4,), 4)
-
-
-def winds_of(plan):
-    H, G, S = plan.shape
-    winds = np.empty((G * S, H), dtype=np.int64)
-    for s in range(S):
-        winds[plan[:, :, s], np.arange(H)[:, None]] = s
-    return winds
 
 
 def rule_breaks(plan, days):
