@@ -29,7 +29,10 @@ repeat meetings are unavoidable, an audit) are seated block by block: hanchans 1
 (1-3, 4-6, ... at 3-player tables) each as a proper colouring of the regular bipartite graph
 of players and tables (König), so everyone takes every wind once per block and the prefix
 rule holds; then Kempe cycles inside blocks and seat swaps in the hanchans after the last
-full block are annealed on the other rules. This fits small fields (16 to 32 players); on
+full block are annealed on the other rules. Fields of up to EXACT_CELLS players x hanchans
+are first seated exactly by an integer program, which also covers short days whose
+E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans). The block repair
+fits small fields (16 to 32 players); on
 200 players the cycles are too long for fine moves, and repeated Kirkman systems of 27 at
 3-player tables keep a few consecutive same winds.
 """
@@ -460,6 +463,84 @@ def _perfect_blocks(plan: np.ndarray, movable: np.ndarray, rng: np.random.Genera
     return plan, free
 
 
+EXACT_CELLS = 400  # players x hanchans up to which the wind seating is solved exactly
+EXACT_NODES = 2000  # branch-and-bound nodes of that integer program (a count, not a clock,
+# so the result is the same on every machine)
+
+
+def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.ndarray | None:
+    """Seat winds for a grouping by an integer program (scipy's HiGHS): x[p, h, w] = 1 when
+    place p sits at wind w in hanchan h; every table seats each wind once, hanchans that
+    are not movable keep their seats, and every rule of the module docstring is a linear
+    constraint (counts and the E+S/W+N balance over the event and each day, never the
+    same wind twice in a row, the prefix rule as pairwise count differences). Returns the
+    reseated plan, or None when the program has no solution within EXACT_NODES nodes.
+
+    Small fields only: this finds seats where the block repair cannot (short days, whose
+    E+S/W+N balance no block colouring may allow), but its size grows with players x
+    hanchans^2 and 16 x 40 already takes minutes.
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    H, G, S = plan.shape
+    P = G * S
+    var = np.arange(P * H * S).reshape(P, H, S)
+    rows, cols, vals, lo, hi = [], [], [], [], []
+
+    def rule(columns, weights, low, high):
+        """One constraint per row of columns: low <= sum(weights * x[columns]) <= high."""
+        k, m = columns.shape
+        rows.append(np.repeat(np.arange(k) + sum(len(x) for x in lo), m))
+        cols.append(columns.ravel())
+        vals.append(np.broadcast_to(np.asarray(weights, dtype=float), (k, m)).ravel())
+        lo.append(np.full(k, low, dtype=float))
+        hi.append(np.full(k, high, dtype=float))
+
+    rule(var.reshape(P * H, S), 1, 1, 1)  # one wind per place and hanchan
+    hanchan = np.repeat(np.arange(H), G)[:, None]
+    for w in range(S):  # each table seats each wind once
+        rule(var[plan.reshape(H * G, S), hanchan, w], 1, 1, 1)
+    halves = np.array([1, 1, -1, -1])
+
+    def counts(first, length):
+        low, high = _bounds(length, S)
+        for w in range(S):
+            rule(var[:, first:first + length, w], 1, low, high)
+        if S == 4:
+            rule(var[:, first:first + length, :].reshape(P, -1), np.tile(halves, length), -1, 1)
+
+    counts(0, H)
+    first = 0
+    for length in days:
+        counts(first, length)
+        first += length
+    for w in range(S):
+        rule(np.stack([var[:, :-1, w], var[:, 1:, w]], axis=-1).reshape(-1, 2), 1, 0, 1)
+    for t in range(1, H + 1):
+        if t % S:
+            for a in range(S):
+                for b in range(S):
+                    if a != b:
+                        rule(np.concatenate([var[:, :t, a], var[:, :t, b]], axis=1),
+                             np.r_[np.ones(t), -np.ones(t)], -np.inf, 1)
+    matrix = coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                        shape=(sum(len(x) for x in lo), P * H * S)).tocsr()
+    low = np.zeros(P * H * S)
+    for h in np.flatnonzero(~movable):
+        low[var[plan[h].reshape(-1), h, np.tile(np.arange(S), G)]] = 1
+    res = milp(np.zeros(P * H * S), integrality=np.ones(P * H * S), bounds=Bounds(low, 1),
+               constraints=LinearConstraint(matrix, np.concatenate(lo), np.concatenate(hi)),
+               options={"node_limit": EXACT_NODES})
+    if res.x is None:
+        return None
+    wind = np.rint(res.x).reshape(P, H, S).argmax(axis=2)
+    seated = np.empty_like(plan)
+    h, g, s = np.indices(plan.shape)
+    seated[h, g, wind[plan, h]] = plan
+    return seated
+
+
 def winds_of(plan: np.ndarray) -> np.ndarray:
     """winds[p, h]: the wind (seat) of place p in hanchan h of plan[h, g, s] (io.keys_of,
     by place)."""
@@ -480,7 +561,9 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
 
     A plan from our draft already seats every place at its valid pattern; then only the
     spreading search runs (never making any rule worse). Any other grouping (a design, an
-    audit, a re-plan) is first repaired: every block of S hanchans is seated so that each
+    audit, a re-plan) is first repaired: in small fields (players x hanchans up to
+    EXACT_CELLS) exactly, by an integer program (_exact); when that finds no seats, or
+    in larger fields, every block of S hanchans is seated so that each
     player takes each wind once in it (_perfect_blocks), then Kempe cycles inside the
     blocks and seat swaps elsewhere are annealed on the weighted rule breaks
     (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until
@@ -496,6 +579,10 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         movable = np.ones(H, dtype=np.bool_)
     movable = np.asarray(movable, dtype=np.bool_)
     before = _weighted_faults(plan, day_start, day_len)
+    if before > 0 and G * S * H <= EXACT_CELLS:
+        exact = _exact(plan, days, movable)
+        if exact is not None:
+            plan, before = exact, 0
     rng = np.random.default_rng(seed)
     best = before
     attempt = 0

@@ -2,7 +2,7 @@
 rejected one always one clear line, never a traceback."""
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from seating.check import recount
@@ -72,6 +72,9 @@ def test_every_broken_config_is_one_line(schema, config, which):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(configs())
+@example({"event": "a", "hanchans": 5, "days": [2, 1, 2], "table_size": 4, "seed": 0,
+          "countries": {"C0": 1, "C1": 1, "C2": 2, "C3": 2, "C4": 7, "C5": 7},
+          "search": SMALL_SEARCH})  # found by CI: short days the block repair cannot seat
 def test_every_accepted_config_gets_a_valid_plan(schema, config):
     event = load_event(config, schema)
     seating, _ = plan(event)

@@ -1,6 +1,7 @@
 """Wind rules, tested exactly for every player, and the patterns that satisfy them."""
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +17,8 @@ from seating.winds import (
     sequence_faults,
     winds_of,
 )
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def reference_valid(seq, days, k):
@@ -185,3 +188,50 @@ def test_repair_leaves_fixed_hanchans_alone():
     assert (out[:3] == plan[:3]).all()
     assert same_tables(out, plan)
     assert sum(rule_breaks(out, days).values()) < sum(rule_breaks(plan, days).values())
+
+
+@st.composite
+def groupings(draw):
+    """Any grouping of a small field: every hanchan a random split into tables."""
+    size = draw(st.sampled_from([3, 4]))
+    tables = draw(st.integers(2, 9))
+    hanchans = draw(st.integers(1, 8))
+    cuts = sorted(draw(st.sets(st.integers(1, hanchans - 1), max_size=3))) if hanchans > 1 else []
+    days = tuple(b - a for a, b in zip([0, *cuts], [*cuts, hanchans]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    plan = np.stack([rng.permutation(size * tables).reshape(tables, size)
+                     for _ in range(hanchans)])
+    return plan, days
+
+
+@settings(max_examples=40, deadline=None)
+@given(groupings())
+def test_any_small_grouping_gets_valid_winds(case):
+    """Small fields are seated exactly (the integer program of winds._exact): whatever the
+    groups and however short the days, every player keeps every wind rule, recounted by
+    sequence_faults, and nobody changes table."""
+    plan, days = case
+    out, left = assign_winds(plan, days, 1, 2000)
+    assert left == 0
+    assert rule_breaks(out, days) == {"count_bad": 0, "day_bad": 0, "consecutive": 0,
+                                      "prefix": 0}
+    assert same_tables(out, plan)
+
+
+def test_short_days_need_more_than_block_colourings(monkeypatch):
+    """Days of 2, 1 and 2 hanchans: each 2-hanchan day asks one East-or-South and one
+    West-or-North seat of everyone, which the block repair (hanchans 1-4 seated as a
+    proper colouring) cannot always give; the exact seating does. A grouping the fuzz test
+    found (20 places, 2 delegations of 7)."""
+    from seating import winds
+
+    plan = np.loadtxt(DATA / "short-days-grouping.txt", dtype=np.int64).reshape(5, 5, 4)
+    days = (2, 1, 2)
+    assert sum(rule_breaks(plan, days).values()) > 0
+    with monkeypatch.context() as m:
+        m.setattr(winds, "EXACT_CELLS", 0)  # the block repair alone
+        _, left = assign_winds(plan, days, 5, 2000, repair_steps=100_000)
+        assert left > 0
+    out, left = assign_winds(plan, days, 5, 2000)
+    assert left == 0 and sum(rule_breaks(out, days).values()) == 0
+    assert same_tables(out, plan)
