@@ -29,12 +29,12 @@ repeat meetings are unavoidable, an audit) are seated block by block: hanchans 1
 (1-3, 4-6, ... at 3-player tables) each as a proper colouring of the regular bipartite graph
 of players and tables (König), so everyone takes every wind once per block and the prefix
 rule holds; then Kempe cycles inside blocks and seat swaps in the hanchans after the last
-full block are annealed on the other rules. Fields of up to EXACT_CELLS players x hanchans
-are first seated exactly by an integer program, which also covers short days whose
-E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans). The block repair
-fits small fields (16 to 32 players); on
-200 players the cycles are too long for fine moves, and repeated Kirkman systems of 27 at
-3-player tables keep a few consecutive same winds.
+full block are annealed on the other rules. Small fields (players x hanchans x winds up to
+EXACT_VARIABLES) are first seated exactly by an integer program, which also covers short
+days whose E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans). The block
+repair fits fields of 16 to 48 players at 4-player tables; on 200 players the cycles are
+too long for fine moves, and at 3-player tables (repeated Kirkman systems of 27, or 21 to
+36 players with short days) it may keep a few consecutive same winds.
 """
 
 from __future__ import annotations
@@ -463,9 +463,9 @@ def _perfect_blocks(plan: np.ndarray, movable: np.ndarray, rng: np.random.Genera
     return plan, free
 
 
-EXACT_CELLS = 400  # players x hanchans up to which the wind seating is solved exactly
-EXACT_NODES = 2000  # branch-and-bound nodes of that integer program (a count, not a clock,
-# so the result is the same on every machine)
+EXACT_VARIABLES = 1600  # players x hanchans x winds up to which seats are solved exactly
+EXACT_NODES = 200  # branch-and-bound nodes of that integer program (a count, not a clock,
+# so the result is the same on every machine); most small fields are solved at the root
 
 
 def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.ndarray | None:
@@ -473,12 +473,13 @@ def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.n
     place p sits at wind w in hanchan h; every table seats each wind once, hanchans that
     are not movable keep their seats, and every rule of the module docstring is a linear
     constraint (counts and the E+S/W+N balance over the event and each day, never the
-    same wind twice in a row, the prefix rule as pairwise count differences). Returns the
+    same wind twice in a row, the prefix rule as bounds on the counts of every prefix of t
+    hanchans, t not a multiple of S: each t // S or t // S + 1). Returns the
     reseated plan, or None when the program has no solution within EXACT_NODES nodes.
 
     Small fields only: this finds seats where the block repair cannot (short days, whose
-    E+S/W+N balance no block colouring may allow), but its size grows with players x
-    hanchans^2 and 16 x 40 already takes minutes.
+    E+S/W+N balance no block colouring may allow), but its time grows fast (measured: 20
+    places x 5 hanchans 0.03 s, 28 x 13 9 s, both solved at the root node).
     """
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
@@ -518,12 +519,9 @@ def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.n
     for w in range(S):
         rule(np.stack([var[:, :-1, w], var[:, 1:, w]], axis=-1).reshape(-1, 2), 1, 0, 1)
     for t in range(1, H + 1):
-        if t % S:
-            for a in range(S):
-                for b in range(S):
-                    if a != b:
-                        rule(np.concatenate([var[:, :t, a], var[:, :t, b]], axis=1),
-                             np.r_[np.ones(t), -np.ones(t)], -np.inf, 1)
+        if t % S:  # counts within one of each other: each t // S or t // S + 1
+            for w in range(S):
+                rule(var[:, :t, w], 1, t // S, t // S + 1)
     matrix = coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                         shape=(sum(len(x) for x in lo), P * H * S)).tocsr()
     low = np.zeros(P * H * S)
@@ -561,9 +559,9 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
 
     A plan from our draft already seats every place at its valid pattern; then only the
     spreading search runs (never making any rule worse). Any other grouping (a design, an
-    audit, a re-plan) is first repaired: in small fields (players x hanchans up to
-    EXACT_CELLS) exactly, by an integer program (_exact); when that finds no seats, or
-    in larger fields, every block of S hanchans is seated so that each
+    audit, a re-plan) is first repaired: in small fields (players x hanchans x winds up
+    to EXACT_VARIABLES) exactly, by an integer program (_exact); when that finds no seats,
+    or in larger fields, every block of S hanchans is seated so that each
     player takes each wind once in it (_perfect_blocks), then Kempe cycles inside the
     blocks and seat swaps elsewhere are annealed on the weighted rule breaks
     (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until
@@ -579,7 +577,7 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         movable = np.ones(H, dtype=np.bool_)
     movable = np.asarray(movable, dtype=np.bool_)
     before = _weighted_faults(plan, day_start, day_len)
-    if before > 0 and G * S * H <= EXACT_CELLS:
+    if before > 0 and G * S * H * S <= EXACT_VARIABLES:
         exact = _exact(plan, days, movable)
         if exact is not None:
             plan, before = exact, 0

@@ -229,7 +229,7 @@ def test_short_days_need_more_than_block_colourings(monkeypatch):
     days = (2, 1, 2)
     assert sum(rule_breaks(plan, days).values()) > 0
     with monkeypatch.context() as m:
-        m.setattr(winds, "EXACT_CELLS", 0)  # the block repair alone
+        m.setattr(winds, "EXACT_VARIABLES", 0)  # the block repair alone
         _, left = assign_winds(plan, days, 5, 2000, repair_steps=100_000)
         assert left > 0
     out, left = assign_winds(plan, days, 5, 2000)
