@@ -31,10 +31,11 @@ of players and tables (König), so everyone takes every wind once per block and 
 rule holds; then Kempe cycles inside blocks and seat swaps in the hanchans after the last
 full block are annealed on the other rules. Small fields (players x hanchans x winds up to
 EXACT_VARIABLES) are first seated exactly by an integer program, which also covers short
-days whose E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans). The block
-repair fits fields of 16 to 48 players at 4-player tables; on 200 players the cycles are
-too long for fine moves, and at 3-player tables (repeated Kirkman systems of 27, or 21 to
-36 players with short days) it may keep a few consecutive same winds.
+days whose E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans); the
+breaks the block repair leaves are solved exactly in a window of hanchans around them. This
+fits fields of 16 to 48 players at 4-player tables; on 200 players the cycles are too long
+for fine moves, and at 3-player tables (repeated Kirkman systems of 27, or 21 players with
+short days) a few breaks may stay.
 """
 
 from __future__ import annotations
@@ -539,6 +540,48 @@ def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.n
     return seated
 
 
+def _fault_hanchans(plan: np.ndarray, days: tuple[int, ...]) -> np.ndarray:
+    """Hanchans whose seats take part in a rule break: a bad day's hanchans, both hanchans
+    of a consecutive same wind, the last S hanchans of a bad prefix, all for bad counts."""
+    H, G, S = plan.shape
+    f = sequence_faults(winds_of(plan), days, S)
+    bad = np.zeros(H, dtype=bool)
+    if f["count_bad"].any():
+        bad[:] = True
+    first = np.concatenate([[0], np.cumsum(days)[:-1]])
+    for d in np.flatnonzero(f["day_bad"].any(axis=0)):
+        bad[first[d]:first[d] + days[d]] = True
+    for h in np.flatnonzero(f["consecutive"].any(axis=0)):
+        bad[h:h + 2] = True
+    for t in np.flatnonzero(f["prefix"].any(axis=0)):
+        bad[max(0, t - S + 1):t + 1] = True
+    return bad
+
+
+def _exact_window(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.ndarray:
+    """The last rule breaks of a repaired plan, solved exactly in a window: the hanchans
+    around the breaks (1, 2, 4, ... hanchans either side) are reseated by _exact with all
+    others held, the first window that admits valid seats wins. Windows stay within
+    EXACT_VARIABLES free seats (players x window x winds). Returns the plan unchanged when
+    none does."""
+    H, G, S = plan.shape
+    bad = np.flatnonzero(_fault_hanchans(plan, days))
+    if bad.shape[0] == 0:
+        return plan
+    reach = 1
+    while True:
+        near = np.abs(np.arange(H)[:, None] - bad[None, :]).min(axis=1) <= reach
+        free = near & movable
+        if G * S * int(free.sum()) * S > EXACT_VARIABLES:
+            return plan
+        seated = _exact(plan, days, free)
+        if seated is not None:
+            return seated
+        if near.all():
+            return plan
+        reach *= 2
+
+
 def winds_of(plan: np.ndarray) -> np.ndarray:
     """winds[p, h]: the wind (seat) of place p in hanchan h of plan[h, g, s] (io.keys_of,
     by place)."""
@@ -566,7 +609,8 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     blocks and seat swaps elsewhere are annealed on the weighted rule breaks
     (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until
     repair_steps moves are spent or no fault is left; the best result is kept if it has
-    fewer faults.
+    fewer faults. Breaks left then are solved exactly in a window of hanchans around them
+    (_exact_window), as wide as EXACT_VARIABLES allows.
     The spreading search (steps moves) then runs on the kept plan.
     """
     plan = np.array(plan, dtype=np.int64, copy=True)
@@ -596,5 +640,7 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         attempt += 1
     if best < before:
         plan = kept
+    if best > 0:
+        plan = _exact_window(plan, days, movable)
     left = _improve(plan, winds_of(plan), day_start, day_len, S, movable, seed, steps)
     return plan, int(left)

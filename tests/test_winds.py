@@ -235,3 +235,37 @@ def test_short_days_need_more_than_block_colourings(monkeypatch):
     out, left = assign_winds(plan, days, 5, 2000)
     assert left == 0 and sum(rule_breaks(out, days).values()) == 0
     assert same_tables(out, plan)
+
+
+def test_last_breaks_are_solved_in_a_window(monkeypatch):
+    """A valid seating with two seats of one table exchanged in the last hanchan, breaking
+    rules of the second day only: the exact window around the breaks gives valid seats
+    again and leaves the hanchans far from them alone."""
+    from seating import winds
+
+    rng = np.random.default_rng(4)
+    plan = np.stack([rng.permutation(24).reshape(6, 4) for _ in range(9)])
+    days = (4, 5)
+    valid, left = assign_winds(plan, days, 1, 0)
+    assert left == 0
+    breaks = []
+    for g, (a, b) in itertools.product(range(6), itertools.combinations(range(4), 2)):
+        broken = valid.copy()
+        broken[8, g, [a, b]] = broken[8, g, [b, a]]
+        where = winds._fault_hanchans(broken, days)
+        if where.any() and not where[:4].any():
+            breaks.append(broken)
+    assert breaks
+    solved = []  # the hanchans each exact solve was free to reseat
+    exact = winds._exact
+    monkeypatch.setattr(winds, "_exact",
+                        lambda p, d, free: solved.append(free) or exact(p, d, free))
+    for broken in breaks:
+        assert sum(rule_breaks(broken, days).values()) > 0
+        out = winds._exact_window(broken, days, np.ones(9, dtype=bool))
+        assert solved and not any(free[:3].any() for free in solved)
+        solved.clear()
+        assert rule_breaks(out, days) == {"count_bad": 0, "day_bad": 0, "consecutive": 0,
+                                          "prefix": 0}
+        assert (out[:3] == broken[:3]).all()
+        assert same_tables(out, broken)
