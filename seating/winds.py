@@ -558,12 +558,14 @@ def _fault_hanchans(plan: np.ndarray, days: tuple[int, ...]) -> np.ndarray:
     return bad
 
 
-def _exact_window(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.ndarray:
+def _exact_window(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray,
+                  whole_tried: bool = False) -> np.ndarray:
     """The last rule breaks of a repaired plan, solved exactly in a window: the hanchans
     around the breaks (1, 2, 4, ... hanchans either side) are reseated by _exact with all
     others held, the first window that admits valid seats wins. Windows stay within
-    EXACT_VARIABLES free seats (players x window x winds). Returns the plan unchanged when
-    none does."""
+    EXACT_VARIABLES free seats (players x window x winds), and short of every movable
+    hanchan when whole_tried (_exact already failed on them all). Returns the plan
+    unchanged when none does."""
     H, G, S = plan.shape
     bad = np.flatnonzero(_fault_hanchans(plan, days))
     if bad.shape[0] == 0:
@@ -572,7 +574,8 @@ def _exact_window(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) 
     while True:
         near = np.abs(np.arange(H)[:, None] - bad[None, :]).min(axis=1) <= reach
         free = near & movable
-        if G * S * int(free.sum()) * S > EXACT_VARIABLES:
+        if G * S * int(free.sum()) * S > EXACT_VARIABLES or (
+                whole_tried and (free == movable).all()):
             return plan
         seated = _exact(plan, days, free)
         if seated is not None:
@@ -621,7 +624,8 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         movable = np.ones(H, dtype=np.bool_)
     movable = np.asarray(movable, dtype=np.bool_)
     before = _weighted_faults(plan, day_start, day_len)
-    if before > 0 and G * S * H * S <= EXACT_VARIABLES:
+    whole_tried = before > 0 and G * S * H * S <= EXACT_VARIABLES
+    if whole_tried:
         exact = _exact(plan, days, movable)
         if exact is not None:
             plan, before = exact, 0
@@ -641,6 +645,6 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     if best < before:
         plan = kept
     if best > 0:
-        plan = _exact_window(plan, days, movable)
+        plan = _exact_window(plan, days, movable, whole_tried)
     left = _improve(plan, winds_of(plan), day_start, day_len, S, movable, seed, steps)
     return plan, int(left)
