@@ -74,7 +74,10 @@ def mix_targets(event: Event) -> tuple[np.ndarray, np.ndarray]:
 def repeat_floor(event: Event) -> int:
     """Fewest repeat meetings by counting: each player's opponent slots over non-compatriots.
 
-    Measured as the sum over pairs of C(m, 2), the search's repeat goal.
+    Measured as the sum over pairs of C(m, 2) of players of different countries, the
+    search's repeat goal. A player may fill up to min(S - 1, compatriots) seats of every
+    hanchan with compatriots (the rules rank repeats above compatriot meetings), so only
+    the slots beyond those must go to the non-compatriots.
     """
     d = opponents_per_player(event)
     sizes = event.delegation_sizes[event.country_of]
@@ -83,7 +86,8 @@ def repeat_floor(event: Event) -> int:
         others = event.players - n_own
         if others <= 0:
             continue
-        q, r = divmod(d, others)
+        slots = max(0, d - event.hanchans * min(event.table_size - 1, n_own - 1))
+        q, r = divmod(slots, others)
         total += r * (q + 1) * q // 2 + (others - r) * q * (q - 1) // 2
     return -(-total // 2)
 

@@ -245,10 +245,11 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
 
 
 def _repeat_bound(event: Event, opponents: np.ndarray) -> int:
-    """Fewest repeat meetings (sum of max(0, m - 1)) by counting: a player with more
-    opponent seats than non-compatriots must meet some of them again."""
-    sizes = event.delegation_sizes[event.country_of]
-    excess = np.maximum(opponents - (event.players - sizes), 0).sum()
+    """Fewest repeat meetings (sum of max(0, m - 1) over all pairs) by counting: a player
+    with more opponent seats than other players must meet some of them again. (Seats
+    beyond the non-compatriots alone prove nothing: a first meeting with a compatriot is
+    no repeat, and the rules rank repeats above compatriots.)"""
+    excess = np.maximum(opponents - (event.players - 1), 0).sum()
     return int(-(-excess // 2))
 
 

@@ -260,15 +260,18 @@ def cycled_design(country: np.ndarray, hanchans: int, table_size: int,
 
 
 def seats_free(event) -> bool:
-    """Whether the search leaves seats free: when the counting bound says some repeat
-    meetings cannot be avoided (more hanchans than repeat-free play allows). Then the
-    meeting rules, which outrank the winds, get the whole search space (tying each table
-    to one place of each planned wind cost 20 x 8 three pairs never met), and the wind
-    stage seats the groups (winds.assign_winds repairs any grouping of such small fields).
-    Otherwise every table seats one place of each planned wind, so valid winds are sure."""
-    from .bounds import repeat_floor
+    """Whether the search leaves seats free: when some player has more opponent seats
+    than players of other countries, so that repeat or compatriot meetings cannot be
+    avoided (more hanchans than repeat-free play allows). Then the meeting rules, which
+    outrank the winds, get the whole search space (tying each table to one place of each
+    planned wind cost 20 x 8 three pairs never met, and 20 places with two delegations of
+    7 over 5 hanchans 9 repeats instead of 6), and the wind stage seats the groups
+    (winds.assign_winds repairs any grouping of such small fields). Otherwise every table
+    seats one place of each planned wind, so valid winds are sure."""
+    from .bounds import opponents_per_player
 
-    return repeat_floor(event) > 0
+    others = event.players - event.delegation_sizes[event.country_of]
+    return bool((opponents_per_player(event) > others).any())
 
 
 def seat_keys(event, plan: np.ndarray) -> np.ndarray:

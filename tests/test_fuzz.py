@@ -82,6 +82,15 @@ def test_every_accepted_config_gets_a_valid_plan(schema, config):
     assert f["games_min"] == f["games_max"] == event.hanchans  # everybody, every hanchan
     for key in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
         assert f[key] == 0, key
+    # a lower bound the report shows is never above what a plan reaches
+    bounded = [k for k in f if k.endswith("_bound") and k[:-len("_bound")] in f]
+    assert "repeat_meetings_bound" in bounded
+    for key in bounded:
+        assert f[key[:-len("_bound")]] >= f[key] - 1e-9, key
+    ceilings = [("countries_met_min", "countries_met_ceiling"),
+                ("countries_met_mean", "countries_met_mean_ceiling")]
+    for key, ceiling in ceilings:
+        assert f[key] <= f[ceiling] + 1e-9, key
     seated = np.sort(seating.reshape(event.hanchans, -1), axis=1)
     assert (seated == np.arange(event.players)).all()
 
