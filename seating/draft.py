@@ -265,7 +265,7 @@ def seats_free(event) -> bool:
     avoided (more hanchans than repeat-free play allows). Then the meeting rules, which
     outrank the winds, get the whole search space (tying each table to one place of each
     planned wind cost 20 x 8 three pairs never met, and 20 places with two delegations of
-    7 over 5 hanchans 9 repeats instead of 6), and the wind stage seats the groups
+    7 over 5 hanchans 9 repeats instead of 4), and the wind stage seats the groups
     (winds.assign_winds repairs any grouping of such small fields). Otherwise every table
     seats one place of each planned wind, so valid winds are sure."""
     from .bounds import opponents_per_player
