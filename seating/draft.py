@@ -283,18 +283,44 @@ def seat_keys(event, plan: np.ndarray) -> np.ndarray:
     return np.full_like(keys, -1) if seats_free(event) else keys
 
 
+def design_fits(event) -> bool:
+    """Whether the draft starts from a design without being asked: every delegation has one
+    place, repeat meetings can be avoided (not seats_free), a design other than a Dutch
+    cycle (an affine geometry, a Kirkman or resolvable design, disjoint planes of AG(5, 2))
+    has repeat-free rounds for at least half the hanchans (as from_design takes them), and
+    the field is small enough for the wind stage to seat any grouping exactly
+    (winds.EXACT_VARIABLES). Such a design meets the two highest rules for its rounds at
+    once, where the search stalls near the limit of repeat-free play: from the greedy
+    draft, 32 places over 9 hanchans at tables of 4 kept 20 repeat meetings and over 10
+    hanchans 39; from the 9 disjoint planes of AG(5, 2), 0 and 16. Larger fields keep the
+    greedy draft, whose seats keep every wind rule (a design's groups may have no valid
+    winds: 160 places over 14 hanchans from a resolvable design broke 8 players' wind
+    counts, where the greedy draft breaks none)."""
+    from .designs import designs_for
+    from .winds import EXACT_VARIABLES
+
+    size = event.table_size
+    if ((event.delegation_sizes != 1).any() or seats_free(event)
+            or event.players * event.hanchans * size > EXACT_VARIABLES):
+        return False
+    return any(2 * d.rounds >= event.hanchans and not d.name.startswith("Dutch")
+               for d in designs_for(event.players, size))
+
+
 def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     """Stage 2: the first plan and how it was made.
 
     design: from a combinatorial design when one fits (from_design, the design run of
-    search.design_start). Else a complete design repeated when the event is longer than
-    repeat-free play allows and that gives the best spread (cycled_design). Else the
-    greedy draft, over valid wind patterns, or with free seats (seats_free).
+    search.design_start); likewise, unasked, when design_fits. Else a complete design
+    repeated when the event is longer than repeat-free play allows and that gives the best
+    spread (cycled_design). Else the greedy draft, over valid wind patterns, or with free
+    seats (seats_free).
     """
     from .winds import choose_patterns
 
     country, hanchans, size, seed = (event.country_of, event.hanchans, event.table_size,
                                      event.seed)
+    design = design or design_fits(event)
     made = from_design(country, hanchans, event.days, size, seed) if design else None
     if made is None:
         made = cycled_design(country, hanchans, size, seed)

@@ -118,3 +118,35 @@ def test_a_few_hanchans_too_many_meets_nobody_three_times(schema):
         assert not numbering_exists(seating, 2)
         assert fig["table_repeats"] == fig["table_repeats_bound"] + 1
     assert fig["table_max_visits"] <= 3
+
+
+def test_social_golfers_32_x_9_meet_nobody_twice(schema):
+    """32 players x 9 hanchans at tables of 4 (the shared golfers instance): the draft takes
+    the 9 disjoint planes of AG(5, 2) by itself, so no pair meets twice (the greedy draft
+    and search kept 20 repeat meetings), and the wind stage seats the planes validly."""
+    from seating.draft import design_fits, first_plan
+
+    event = one_each(schema, 32, 9, [5, 4])
+    assert design_fits(event)
+    assert "AG(5, 2)" in first_plan(event)[1]
+    seating, _ = plan(event)
+    fig = recount(event, seating)
+    assert fig["repeat_meetings"] == 0
+    assert pair_meetings(seating, 32).max() == 1
+    for rule in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
+        assert fig[rule] == 0, rule
+
+
+def test_designs_start_only_small_fields_of_single_places(schema):
+    """A design starts the draft unasked only where the wind stage seats any grouping
+    exactly: not for 160 single places over 14 hanchans (a resolvable design fits, but its
+    groups broke wind rules the greedy draft keeps), not with delegations, and not when
+    repeats cannot be avoided."""
+    from seating.draft import design_fits
+
+    assert design_fits(one_each(schema, 28, 8, [4, 4]))  # resolvable, 9 rounds
+    assert not design_fits(one_each(schema, 160, 14, [5, 5, 4]))
+    assert not design_fits(one_each(schema, 16, 8, [4, 4]))  # 24 opponent seats, 15 others
+    pairs = load_event({"event": "pairs", "hanchans": 8, "days": [4, 4], "table_size": 4,
+                        "seed": 1, "countries": {f"C{i:02d}": 2 for i in range(14)}}, schema)
+    assert not design_fits(pairs)
