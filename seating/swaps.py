@@ -4,7 +4,9 @@ Dotu & Van Hentenryck's local search for social golfers: take a place in conflic
 with the place of another table in the same hanchan that helps most, keep recently swapped
 places tabu for a while, and leave dead ends by a few random swaps. It runs until nobody
 meets an opponent twice and no compatriot meeting beyond the proven minimum is left, or
-until its move budget or time cap.
+until its move budget or time cap. When it leaves repeat meetings that a design avoids (one
+place per country, a design with a repeat-free round for every hanchan; design_restart),
+it searches again from the design and keeps whichever plan has fewer.
 """
 
 from __future__ import annotations
@@ -14,19 +16,22 @@ import time
 import numpy as np
 
 from . import engine
+from .draft import design_fits, from_design, seats_free
 from .event import Event
 from .goals import bounds, build_state
+from .io import keys_of
 
 SPREAD_STEPS_PER_MOVE = 10  # annealing steps per tabu move allowed, when repeats remain
 
 
-def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
-                     time_limit: float, log=print, movable=None) -> tuple[np.ndarray, dict]:
+def _search(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int, deadline: float,
+            log, movable) -> tuple[np.ndarray, dict, tuple[float, float]]:
+    """One search of the stage from `plan`; the plan reached, its summary and its
+    (repeat, compatriot) cost."""
     active = np.zeros(engine.NGOALS, dtype=bool)
     active[[engine.REPEATS, engine.COMPATRIOTS]] = True
     state = build_state(event, plan, keys, movable, active)
     search = engine.Search(state, event.seed + 3, bounds(event, state), tenure=5, patience=200)
-    deadline = time.monotonic() + time_limit
     # one cost, as the spec's stage 3: a repeat counts 1, a compatriot meeting its weight
     weights = np.zeros_like(state.cost)
     weights[state.seg[engine.REPEATS, engine.START]] = 1.0
@@ -44,4 +49,41 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
                "reached_bound": {engine.GOAL_NAMES[g]: search.reached(g)
                                  for g in (engine.REPEATS, engine.COMPATRIOTS)}}
-    return state.plan.copy(), summary
+    seg = state.seg
+    cost = (float(state.cost[seg[engine.REPEATS, engine.START]]),
+            float(state.cost[seg[engine.COMPATRIOTS, engine.START]]))
+    return state.plan.copy(), summary, cost
+
+
+def design_restart(event: Event) -> np.ndarray | None:
+    """A design to search again from when the search left repeat meetings: every delegation
+    has one place, repeats can be avoided, the draft was greedy (not design_fits) and a
+    design other than a Dutch cycle has a repeat-free round for every hanchan. Repeats
+    outrank the winds, so its plan is kept when it has fewer repeats, although its groups
+    may break wind rules that the greedy draft's seats keep (64 x 14: 3 repeats from the
+    greedy draft)."""
+    from .designs import designs_for
+
+    if ((event.delegation_sizes != 1).any() or seats_free(event) or design_fits(event)
+            or not any(d.rounds >= event.hanchans and not d.name.startswith("Dutch")
+                       for d in designs_for(event.players, event.table_size))):
+        return None
+    made = from_design(event.country_of, event.hanchans, event.days, event.table_size,
+                       event.seed)
+    return None if made is None else made[0]
+
+
+def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
+                     time_limit: float, log=print, movable=None) -> tuple[np.ndarray, dict]:
+    deadline = time.monotonic() + time_limit
+    plan, summary, cost = _search(event, plan, keys, moves, deadline, log, movable)
+    if cost[0] > 0 and movable is None:
+        start = design_restart(event)
+        if start is not None:
+            log(f"swaps: {cost[0]:g} repeat meetings left; searching again from a design")
+            other, other_summary, other_cost = _search(event, start, keys_of(start), moves,
+                                                       deadline, log, movable)
+            if other_cost < cost:
+                plan, summary = other, {**other_summary, "moves": summary["moves"]
+                                        + other_summary["moves"], "restarted_from_design": True}
+    return plan, summary

@@ -150,3 +150,24 @@ def test_designs_start_only_small_fields_of_single_places(schema):
     pairs = load_event({"event": "pairs", "hanchans": 8, "days": [4, 4], "table_size": 4,
                         "seed": 1, "countries": {f"C{i:02d}": 2 for i in range(14)}}, schema)
     assert not design_fits(pairs)
+
+
+def test_repeats_left_by_the_search_send_it_back_to_a_design(schema):
+    """64 single places over 14 hanchans: with a tiny move budget the search from the greedy
+    draft keeps repeat meetings; the stage then searches again from the affine space AG(3, 4)
+    (21 repeat-free rounds) and keeps that plan, recounted with no pair meeting twice."""
+    from seating.draft import first_plan, seat_keys
+    from seating.swaps import design_restart, improve_meetings
+
+    event = one_each(schema, 64, 14, [5, 5, 4])
+    start = design_restart(event)
+    assert start is not None and meetings(start, 64).max() <= 1
+    groups, how = first_plan(event)
+    assert "greedy" in how
+    plan, summary = improve_meetings(event, groups, seat_keys(event, groups), 200, 60.0,
+                                     log=lambda line: None)
+    assert summary.get("restarted_from_design")
+    assert meetings(plan, 64).max() <= 1
+    assert sorted(plan[3].ravel().tolist()) == list(range(64))
+    # not where the draft already is a design
+    assert design_restart(one_each(schema, 32, 9, [5, 4])) is None
