@@ -296,15 +296,22 @@ def design_fits(event) -> bool:
     greedy draft, whose seats keep every wind rule (a design's groups may have no valid
     winds: 160 places over 14 hanchans from a resolvable design broke 8 players' wind
     counts, where the greedy draft breaks none)."""
-    from .designs import designs_for
     from .winds import EXACT_VARIABLES
 
-    size = event.table_size
-    if ((event.delegation_sizes != 1).any() or seats_free(event)
-            or event.players * event.hanchans * size > EXACT_VARIABLES):
+    if event.players * event.hanchans * event.table_size > EXACT_VARIABLES:
         return False
-    return any(2 * d.rounds >= event.hanchans and not d.name.startswith("Dutch")
-               for d in designs_for(event.players, size))
+    return design_covers(event, (event.hanchans + 1) // 2)
+
+
+def design_covers(event, rounds: int) -> bool:
+    """Every delegation has one place, repeat meetings can be avoided (not seats_free), and
+    a design other than a Dutch cycle has at least `rounds` repeat-free rounds."""
+    from .designs import designs_for
+
+    if (event.delegation_sizes != 1).any() or seats_free(event):
+        return False
+    return any(d.rounds >= rounds and not d.name.startswith("Dutch")
+               for d in designs_for(event.players, event.table_size))
 
 
 def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:

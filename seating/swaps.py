@@ -16,10 +16,9 @@ import time
 import numpy as np
 
 from . import engine
-from .draft import design_fits, from_design, seats_free
+from .draft import design_covers, design_fits, from_design, seat_keys
 from .event import Event
 from .goals import bounds, build_state
-from .io import keys_of
 
 SPREAD_STEPS_PER_MOVE = 10  # annealing steps per tabu move allowed, when repeats remain
 
@@ -62,11 +61,7 @@ def design_restart(event: Event) -> np.ndarray | None:
     outrank the winds, so its plan is kept when it has fewer repeats, although its groups
     may break wind rules that the greedy draft's seats keep (64 x 14: 3 repeats from the
     greedy draft)."""
-    from .designs import designs_for
-
-    if ((event.delegation_sizes != 1).any() or seats_free(event) or design_fits(event)
-            or not any(d.rounds >= event.hanchans and not d.name.startswith("Dutch")
-                       for d in designs_for(event.players, event.table_size))):
+    if design_fits(event) or not design_covers(event, event.hanchans):
         return None
     made = from_design(event.country_of, event.hanchans, event.days, event.table_size,
                        event.seed)
@@ -81,8 +76,9 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
         start = design_restart(event)
         if start is not None:
             log(f"swaps: {cost[0]:g} repeat meetings left; searching again from a design")
-            other, other_summary, other_cost = _search(event, start, keys_of(start), moves,
-                                                       deadline, log, movable)
+            keys = seat_keys(event, start)
+            other, other_summary, other_cost = _search(event, start, keys, moves, deadline,
+                                                       log, movable)
             if other_cost < cost:
                 plan, summary = other, {**other_summary, "moves": summary["moves"]
                                         + other_summary["moves"], "restarted_from_design": True}
