@@ -9,10 +9,12 @@ def main(smk):
     event = from_config(smk.params.event)
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
-    seating = number_tables(event, plan)
+    seating, summary = number_tables(event, plan)
     io.write_seating(smk.output.seating, event, seating)
-    io.write_json(smk.output.summary, {"tables": event.tables, "areas": dict(event.areas)})
-    log(f"tables: {event.hanchans} hanchans numbered over {event.tables} tables")
+    io.write_json(smk.output.summary,
+                  {"tables": event.tables, "areas": dict(event.areas), **summary})
+    log(f"tables: {event.hanchans} hanchans numbered over {event.tables} tables; "
+        f"exact renumbering: {summary['exact_renumbering']}")
 
 
 main(snakemake)  # noqa: F821

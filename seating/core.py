@@ -41,6 +41,6 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
                             repair_steps=search["wind_repair_moves"])
     seconds["winds"] = time.perf_counter() - start
     start = time.perf_counter()
-    seating = number_tables(event, groups)
+    seating, _ = number_tables(event, groups)
     seconds["tables"] = time.perf_counter() - start
     return seating, seconds

@@ -1433,7 +1433,7 @@ def seating_plan(
         steps.append(f"winds by seating.winds.assign_winds ({faults} weighted faults left)")
     if tables:
         event, _ = event_of(Schedule(f"whist-{P}", plan, labels, [None] * P, True, ""))
-        plan = number_tables(event, plan)
+        plan, _ = number_tables(event, plan)
         steps.append("table numbers by seating.tables.number_tables")
     form = f"Z-cyclic whist seed for {P} players expanded by runSeeder: {M} rounds" + (
         f"; then {', '.join(steps)}" if steps else ""
