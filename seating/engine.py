@@ -39,6 +39,13 @@ import time
 import numpy as np
 from numba import njit
 
+# Compiled functions that allocate nothing are built without numba's runtime (NRT): a call
+# between compiled functions otherwise reference-counts every array argument (atomic
+# operations, about 40 ns an array), which made one swap cost 150 us instead of 8 us and
+# the goals stage 6.0 s instead of 3.2 s on the default event (same plans, byte for byte).
+# Such functions take their scratch space from State.work instead of allocating it.
+kernel = njit(cache=True, _nrt=False)
+
 REPEATS, COMPATRIOTS, INDIRECT, COUNTRIES, DAY_MIX, TOTAL_MIX, BACK_TO_BACK = range(7)
 GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "total_mix",
               "back_to_back")
@@ -75,7 +82,7 @@ def layout(tc: int, cc: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _b2b(plan, pos, country, p, h):
     """1 if a country p meets at hanchan h is met again at h + 1."""
     S = plan.shape[2]
@@ -92,7 +99,7 @@ def _b2b(plan, pos, country, p, h):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _excess(value, target):
     lo = np.floor(target)
     hi = np.ceil(target)
@@ -103,7 +110,7 @@ def _excess(value, target):
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def _mix_entry(cost, seg, goal, value, target, sign):
     e = _excess(value, target)
     st = seg[goal, START]
@@ -116,13 +123,13 @@ def _mix_entry(cost, seg, goal, value, target, sign):
         cost[seg[goal, GRAD]] += sign * gap * gap
 
 
-@njit(cache=True)
+@kernel
 def _countries_entry(cost, seg, v, sign):
     if v < seg[COUNTRIES, ACTIVE]:
         cost[seg[COUNTRIES, START] + v] += sign
 
 
-@njit(cache=True)
+@kernel
 def _country_repeats(ccount, country, p):
     """Meetings of place p beyond the first with each other country: sum of C(n, 2)."""
     r = 0
@@ -133,7 +140,7 @@ def _country_repeats(ccount, country, p):
     return r
 
 
-@njit(cache=True)
+@kernel
 def _pair_entry(cost, seg, meet, common, u, w, sign):
     if meet[u, w] == 0:
         c = common[u, w]
@@ -141,7 +148,7 @@ def _pair_entry(cost, seg, meet, common, u, w, sign):
             cost[seg[INDIRECT, START] + c] += sign
 
 
-@njit(cache=True)
+@kernel
 def _set_low(low, lowcnt, lowpos, u, w, on):
     """Keep w in u's list of low partners or not (both directions are handled by callers)."""
     if on and lowpos[u, w] < 0:
@@ -157,7 +164,7 @@ def _set_low(low, lowcnt, lowpos, u, w, on):
         lowcnt[u] -= 1
 
 
-@njit(cache=True)
+@kernel
 def _low_threshold(seg, S):
     # a swap lowers a pair's common opponents by at most S - 1
     return seg[INDIRECT, ACTIVE] - 1 + S - 1
@@ -240,7 +247,7 @@ def recount(ev, st, seg, active):
     return cost
 
 
-@njit(cache=True)
+@kernel
 def cost_length_nb(seg):
     n = 0
     for g in range(seg.shape[0]):
@@ -253,7 +260,7 @@ def cost_length_nb(seg):
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _player_entries(ev, st, seg, active, cost, p, h, sign):
     """Add (sign=+1) or remove (-1) place p's countries, mix and back-to-back entries."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
@@ -277,10 +284,10 @@ def _player_entries(ev, st, seg, active, cost, p, h, sign):
             cost[b] += sign * _b2b(plan, pos, country, p, h)
 
 
-@njit(cache=True)
+@kernel
 def _touch(st, seg, cost, work, u, w):
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     a = min(u, w)
     b = max(u, w)
     if stamp[a, b] != token[0]:
@@ -292,7 +299,7 @@ def _touch(st, seg, cost, work, u, w):
         token[1] = n + 1
 
 
-@njit(cache=True)
+@kernel
 def _meet_change(ev, st, seg, active, cost, work, u, v, step):
     """Change the meeting count of pair (u, v) by step (+1/-1), keeping everything else."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
@@ -320,7 +327,7 @@ def _meet_change(ev, st, seg, active, cost, work, u, v, step):
     meet[v, u] += step
 
 
-@njit(cache=True)
+@kernel
 def _count_change(country, ccount, cmet, p, c, step):
     before = ccount[p, c]
     ccount[p, c] += step
@@ -328,7 +335,7 @@ def _count_change(country, ccount, cmet, p, c, step):
         cmet[p] += (before + step > 0) - (before > 0)
 
 
-@njit(cache=True)
+@kernel
 def swap(ev, st, seg, active, cost, work, h, x, y):
     """Swap places x and y (different groups) in hanchan h, updating cost in place.
 
@@ -336,7 +343,7 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     S = plan.shape[2]
     k = S - 1
     token[0] += 1
@@ -345,7 +352,7 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     sx = pos[h, x] % S
     gy = pos[h, y] // S
     sy = pos[h, y] % S
-    others = np.empty(2 * k, dtype=np.int64)
+    others = vec[4, : 2 * k]
     n = 0
     for s in range(S):
         if s != sx:
@@ -406,13 +413,13 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _bucket(delta, seg, meet_zero, c, sign):
     if meet_zero and c < seg[INDIRECT, ACTIVE]:
         delta[seg[INDIRECT, START] + c] += sign
 
 
-@njit(cache=True)
+@kernel
 def _ctry_add(lst, n, c, step):
     for i in range(n):
         if lst[i, 0] == c:
@@ -423,7 +430,7 @@ def _ctry_add(lst, n, c, step):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=True):
     """Delta of every cost entry (into work's delta) if x and y swapped groups in hanchan h.
 
@@ -436,7 +443,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     H, G, S = plan.shape
     n = 2 * S
     delta[:] = 0.0
@@ -444,7 +451,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     sx = pos[h, x] % S
     gy = pos[h, y] // S
     sy = pos[h, y] % S
-    mem = np.empty(n, dtype=np.int64)  # x, x's table-mates, y, y's table-mates
+    mem = vec[0]  # x, x's table-mates, y, y's table-mates
     mem[0] = x
     mem[S] = y
     i = 1
@@ -457,19 +464,22 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
         if s != sy:
             mem[i] = plan[h, gy, s]
             i += 1
-    side = np.empty(n, dtype=np.int64)
+    side = vec[1]
+    newside = vec[2]
     for i in range(n):
         side[i] = 0 if i < S else 1
+        newside[i] = side[i]
         inset[mem[i]] = True
-    newside = side.copy()
     newside[0] = 1
     newside[S] = 0
     if x2 >= 0:
         for i in range(n):
             if mem[i] == x2 or mem[i] == y2:
                 newside[i] = 1 - side[i]
-    old = np.zeros((n, n), dtype=np.int64)
-    new = np.zeros((n, n), dtype=np.int64)
+    old = mat[0]
+    new = mat[1]
+    old[:] = 0
+    new[:] = 0
     for i in range(n):
         for j in range(n):
             if i != j:
@@ -514,8 +524,10 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
                     c0 = common[u, w]
                     _bucket(delta, seg, True, c0, -1.0)
                     _bucket(delta, seg, True, c0 + dc, 1.0)
-    lst = np.zeros((2 * S, 2), dtype=np.int64)
-    dk = np.zeros(mix.shape[2], dtype=np.int64)
+    lst = pairs
+    lst[:] = 0
+    dk = vec[3, : mix.shape[2]]
+    dk[:] = 0
     d = day_of[h]
     for i in range(n):
         u = mem[i]
@@ -587,12 +599,12 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def seed_rng(seed):
     np.random.seed(seed)
 
 
-@njit(cache=True)
+@kernel
 def _compare(a, b):
     """-1, 0 or 1: lexicographic order of two cost vectors (tiny float noise ignored)."""
     for i in range(a.shape[0]):
@@ -603,7 +615,7 @@ def _compare(a, b):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _order(a, b, weights):
     """Compare by the weighted sum first (when weights are given), then lexicographically."""
     sa = 0.0
@@ -618,7 +630,7 @@ def _order(a, b, weights):
     return _compare(a, b)
 
 
-@njit(cache=True)
+@kernel
 def _admissible(cost, lock, locklen, seg, hard):
     """False if any hard goal is lexicographically worse than its lock."""
     for g in range(seg.shape[0]):
@@ -633,7 +645,7 @@ def _admissible(cost, lock, locklen, seg, hard):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _random_movable(movable, day_of, day):
     n = 0
     pick = -1
@@ -645,7 +657,7 @@ def _random_movable(movable, day_of, day):
     return pick
 
 
-@njit(cache=True)
+@kernel
 def pick_focus(ev, st, seg, goal):
     """A place x and hanchan h in the worst remaining fault of one goal, or (-1, -1)."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
@@ -795,7 +807,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     st0 = seg[max(goal, 0), START]
@@ -992,6 +1004,11 @@ class State:
             np.zeros(P, dtype=np.int64),
             np.zeros(cost_length_nb(self.seg), dtype=np.float64),
             np.zeros((P, H), dtype=np.int64),
+            # small buffers of the hot kernels (no allocation per call): the places of
+            # two tables and their sides, their meetings before and after, pair lists
+            np.zeros((5, 2 * S), dtype=np.int64),
+            np.zeros((2, 2 * S, 2 * S), dtype=np.int64),
+            np.zeros((2 * S, 2), dtype=np.int64),
         )
         self.recount()
 
@@ -1285,7 +1302,7 @@ def describe(goal: int, cost: np.ndarray, seg: np.ndarray) -> str:
 # and compatriot meetings can, which is what the lower goals need.
 
 
-@njit(cache=True)
+@kernel
 def _swapped(v, x, y):
     if v == x:
         return y
@@ -1294,7 +1311,7 @@ def _swapped(v, x, y):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _b2b_relabel(plan, pos, country, p, h, x, y):
     """Back to back of place p at hanchan h after x and y exchanged schedules."""
     S = plan.shape[2]
@@ -1313,19 +1330,19 @@ def _b2b_relabel(plan, pos, country, p, h, x, y):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def _meet_cost(country, cweight, u, w, m):
     if country[u] == country[w]:
         return cweight[country[u]] * (m + 1) * m / 2
     return m * (m - 1) / 2
 
 
-@njit(cache=True)
+@kernel
 def evaluate_relabel(ev, st, seg, active, work, x, y):
     """Delta of every cost entry (into work's delta) if x and y exchanged schedules."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     delta[:] = 0.0
@@ -1446,7 +1463,7 @@ def evaluate_relabel(ev, st, seg, active, work, x, y):
                             plan, pos, country, p, hb)
 
 
-@njit(cache=True)
+@kernel
 def _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan, pos, x, y, h):
     """Day-mix delta of place w (counted once per day: at its first meeting with x or y)."""
     H, G, S = plan.shape
@@ -1471,12 +1488,12 @@ def _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan, pos, x, y
         _mix_entry(delta, seg, DAY_MIX, mix[w, d, k] + dd, tgt[w, d, k], 1.0)
 
 
-@njit(cache=True)
+@kernel
 def relabel(ev, st, seg, active, work, cost, x, y):
     """x and y exchange schedules; cost is updated by the evaluated delta."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     evaluate_relabel(ev, st, seg, active, work, x, y)
@@ -1569,7 +1586,7 @@ def relabel(ev, st, seg, active, work, cost, x, y):
                 cmet[u] += 1
 
 
-@njit(cache=True)
+@kernel
 def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
     """True if the exchange in hanchan h makes nobody meet an opponent or compatriot again.
 
@@ -1592,21 +1609,23 @@ def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
     return True
 
 
-@njit(cache=True)
-def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, floor):
+@kernel
+def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, floor, vec):
     """False if the exchange in hanchan h leaves a place of the two tables below `floor`
-    countries met (a quick test before the full evaluation)."""
+    countries met (a quick test before the full evaluation; vec: work buffers)."""
     S = plan.shape[2]
     gx = pos[h, x] // S
     gy = pos[h, y] // S
-    mem = np.empty(2 * S, dtype=np.int64)
-    side = np.empty(2 * S, dtype=np.int64)
+    mem = vec[0]
+    side = vec[1]
+    newside = vec[2]
     for s in range(S):
         mem[s] = plan[h, gx, s]
         mem[S + s] = plan[h, gy, s]
         side[s] = 0
         side[S + s] = 1
-    newside = side.copy()
+        newside[s] = 0
+        newside[S + s] = 1
     for i in range(2 * S):
         if mem[i] == x or mem[i] == x2:
             newside[i] = 1
@@ -1659,7 +1678,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp = work
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     trial = cost.copy()
@@ -1735,7 +1754,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
                 continue
             if floor > 0 and not _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y,
-                                                        x2, y2, floor):
+                                                        x2, y2, floor, vec):
                 continue
             evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
         for i in range(cost.shape[0]):
