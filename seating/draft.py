@@ -15,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .engine import kernel
 
-@njit(cache=True)
+
+@kernel
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -24,7 +26,7 @@ def _popcount(x):
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(cache=True)
+@kernel
 def _count(a, b, c):
     n = 0
     for i in range(a.shape[0]):
@@ -32,7 +34,7 @@ def _count(a, b, c):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _set(bits, p, on):
     w = p >> 6
     m = np.uint64(1) << np.uint64(p & 63)

@@ -30,6 +30,7 @@ from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
 from scipy.sparse import coo_matrix
 
 from .bounds import area_shares
+from .engine import kernel
 from .event import Event
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
@@ -445,14 +446,14 @@ def _tables_without_repeats(plan, assign, movable, area_at):
 # ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _outside1(value, share):
     lo = np.floor(share + 1e-9)
     hi = np.ceil(share - 1e-9)
     return max(value - hi, lo - value, 0.0)
 
 
-@njit(cache=True)
+@kernel
 def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, share,
                day_share, day_of, w):
     """Change of player p's cost if it sat at t_new instead of t_old in hanchan h."""
@@ -481,7 +482,7 @@ def _move_cost(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, 
     return d
 
 
-@njit(cache=True)
+@kernel
 def _place(p, h, t_old, t_new, table_of, visits, count, day_count, area_at, day_of):
     visits[p, t_old] -= 1
     visits[p, t_new] += 1

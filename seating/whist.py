@@ -73,6 +73,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from .engine import kernel
+
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
 
@@ -270,18 +272,18 @@ def roles(plan: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _gap(x, y, M):
     d = (x - y) % M
     return d if d <= M - d else M - d
 
 
-@njit(cache=True)
+@kernel
 def _value(v, coef, M):
     return M if v == M else (coef * v) % M
 
 
-@njit(cache=True)
+@kernel
 def _table_add(vals, t, M, pc, oc, sign):
     """Add (sign=1) or remove (sign=-1) table t's gaps; returns the change of the cost."""
     a, b, c, e = vals[4 * t], vals[4 * t + 1], vals[4 * t + 2], vals[4 * t + 3]
@@ -328,7 +330,7 @@ def _gap_cost(vals, M):
     return pc, oc, cost
 
 
-@njit(cache=True)
+@kernel
 def _fill(vals, slot_value, pos_slot, pos_coef, M):
     for p in range(len(pos_slot)):
         s = pos_slot[p]
@@ -336,7 +338,7 @@ def _fill(vals, slot_value, pos_slot, pos_coef, M):
             vals[p] = _value(slot_value[s], pos_coef[p], M)
 
 
-@njit(cache=True)
+@kernel
 def _set_slot(vals, slot_value, slot_pos, pos_coef, s, v, M):
     """Give slot s the residue v: its seats get c * v."""
     slot_value[s] = v
@@ -734,7 +736,7 @@ def multiplier_options(M: int, mirror: bool = False) -> list[tuple[int, int]]:
     return sorted((m, q) for (k, q), m in found.items())
 
 
-@njit(cache=True)
+@kernel
 def _seat_pairs(vals, p, M, pc, oc, sign, skip):
     """Add (sign=1) or remove (-1) the gaps of seat p with the others at its table (seat
     `skip` left out); returns the change of the cost."""
@@ -756,7 +758,7 @@ def _seat_pairs(vals, p, M, pc, oc, sign, skip):
     return delta
 
 
-@njit(cache=True)
+@kernel
 def _swap_seats(vals, p, q, M, pc, oc):
     """Swap the residues of seats p and q, counts updated; returns the change of the cost."""
     skip = p if p // 4 == q // 4 else -1  # the pair p-q keeps its gap
@@ -885,7 +887,7 @@ def search(
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _bt_seat(row, used, pc, oc, group, M, B, seat, v, sign):
     """Seat v at `seat` (sign 1) or take it away (sign -1): the gaps of its pairs with the
     earlier seats of its table are counted, for every multiplier of `group` if the table is
@@ -925,7 +927,7 @@ def _bt_seat(row, used, pc, oc, group, M, B, seat, v, sign):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _bt_place(row, used, pc, oc, group, M, B, seat, v):
     if _bt_seat(row, used, pc, oc, group, M, B, seat, v, 1):
         return True
@@ -933,7 +935,7 @@ def _bt_place(row, used, pc, oc, group, M, B, seat, v):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _pair_gaps(pa, pb, i, j, M, oc, sign):
     """Add (sign=1) or remove (-1) the opponent gaps between partner pairs i and j (pairs
     with infinity not counted); returns whether every such gap is nonzero and counted at
@@ -1090,7 +1092,7 @@ def _free_tables(free, M, pc, oc, out, budget):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _partners_left(used, free_ok, pc, M):
     """Whether every unused free residue (infinity aside) can still get a partner: an
     unused free residue at a gap not yet seen between partners."""

@@ -43,6 +43,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .engine import kernel
+
 
 def image(seq: np.ndarray, q: int, nwinds: int) -> np.ndarray:
     """The q-th image of a wind sequence under the fixed-point-free wind group."""
@@ -235,7 +237,7 @@ def _faults(seq, day_start, day_len, nwinds):
     return bad
 
 
-@njit(cache=True)
+@kernel
 def _two_apart(seq):
     n = 0
     for h in range(seq.shape[0] - 2):
@@ -312,7 +314,7 @@ REPAIR_RESTART = 20_000  # moves of each restart of the repair: many short resta
 # beat few long ones on golfers 32 x 9 (8 of 8 groupings against 4 of 8)
 
 
-@njit(cache=True)
+@kernel
 def _exchange(plan, winds, cyc_h, cyc_g, n, a, b):
     """Exchange winds a and b at the tables (cyc_h[i], cyc_g[i]), i < n (twice: undone)."""
     for i in range(n):
