@@ -328,6 +328,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             assign[h] = solve(h, keep=True)
             table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     sweep(keep=True)
+    kept = assign.copy()  # every group in the area chosen for balance
     # the sweeps stop in a local optimum: anneal over swaps of two groups' tables in one
     # hanchan at temperatures below the weight of the event shares (a table repeat may still
     # be traded for them, as the spec orders), then sweep again from the best plan found
@@ -347,6 +348,12 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         """Sum over players and tables of C(visits, 2): table repeats, spread evenly."""
         visits = np.array([np.bincount(row, minlength=area_at.shape[1]) for row in table_of])
         return int((visits * (visits - 1) // 2).sum())
+
+    def off_share():
+        """Players and areas with a count outside [floor, ceil] of the event share."""
+        areas = area_at[np.arange(H)[None, :], table_of]  # (P, H): the area of every seat
+        count = np.stack([(areas == a).sum(axis=1) for a in range(len(share))], axis=1)
+        return int((_outside(count, share) > 0).sum())
 
     if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
         for attempt in range(FIRST_ATTEMPTS):
@@ -368,16 +375,20 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     sweep(keep=False)
     summary = {"exact_renumbering": "not needed"}
-    if floor == 0 and repeats() > 0:
-        # every player can see a new table each hanchan but the annealing left a repeat:
-        # renumber all hanchans at once, exactly, each group kept in its area
-        exact, summary["exact_renumbering"] = _tables_without_repeats(plan, assign, movable,
-                                                                      area_at)
-        if exact is not None:
-            assign[:] = exact
-            for h in range(H):
-                table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-            sweep(keep=False)  # the area goals again; table repeats outweigh them all
+    if floor == 0 and (repeats() > 0 or off_share() > 0):
+        # every player can see a new table each hanchan, but the annealing left a repeat or
+        # traded an area share for one: renumber all hanchans at once, exactly, each group
+        # in the area chosen for balance (else, for a repeat, in the area it now sits in)
+        starts = [kept] + ([assign.copy()] if repeats() > 0 else [])
+        for start in starts:
+            exact, summary["exact_renumbering"] = _tables_without_repeats(plan, start, movable,
+                                                                          area_at)
+            if exact is not None:
+                assign[:] = exact
+                for h in range(H):
+                    table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+                sweep(keep=False)  # the area goals again; table repeats outweigh them all
+                break
     seating = np.empty_like(plan)
     for h in range(H):
         seating[h, assign[h]] = plan[h]
