@@ -647,14 +647,21 @@ def _admissible(cost, lock, locklen, seg, hard):
 
 @kernel
 def _random_movable(movable, day_of, day):
+    """A hanchan drawn uniformly from the movable ones (of `day`, or any when day < 0);
+    -1 if there is none. One random number per call (the hot loops call it every step)."""
     n = 0
-    pick = -1
     for h in range(movable.shape[0]):
         if movable[h] and (day < 0 or day_of[h] == day):
             n += 1
-            if np.random.randint(n) == 0:
-                pick = h
-    return pick
+    if n == 0:
+        return -1
+    r = np.random.randint(n)
+    for h in range(movable.shape[0]):
+        if movable[h] and (day < 0 or day_of[h] == day):
+            if r == 0:
+                return h
+            r -= 1
+    return -1
 
 
 @kernel
@@ -1258,8 +1265,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         b = t_start * (t_end / t_start) ** ((done + n) / steps)
         anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
-               search.best_key, stats, fresh_only, compat_share, members, cstart, floor,
-               goal == BACK_TO_BACK)
+               search.best_key, stats, fresh_only, compat_share, members, cstart, floor, goal)
         done += n
         line = describe(goal, search.best_cost, s.seg)
         if line != last:
@@ -1666,15 +1672,46 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
     return True
 
 
+@kernel
+def _mix_focus(ev, st, seg, cost, goal, x):
+    """p * H + h for a random place p with a class count at the goal's worst level (2 or
+    more off its fair share) and a hanchan h that can change it (one of that day for the
+    day mix); -1 when no such place turns up among 16 tries or the worst level is 1."""
+    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    st0 = seg[goal, START]
+    level = 3 if cost[st0] > 0.5 else (2 if cost[st0 + 1] > 0.5 else 1)
+    if level < 2:
+        return -1
+    H = plan.shape[0]
+    P = pos.shape[1]
+    for _try in range(16):
+        p = np.random.randint(P)
+        if goal == TOTAL_MIX:
+            for k in range(mix_total.shape[1]):
+                if _excess(mix_total[p, k], tgt_total[p, k]) >= level:
+                    h = _random_movable(movable, day_of, -1)
+                    return p * H + h if h >= 0 else -1
+        else:
+            for d in range(mix.shape[1]):
+                for k in range(mix.shape[2]):
+                    if _excess(mix[p, d, k], tgt[p, d, k]) >= level:
+                        h = _random_movable(movable, day_of, d)
+                        return p * H + h if h >= 0 else -1
+    return -1
+
+
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
-           compat_share, members, cstart, floor, focus_b2b):
+           compat_share, members, cstart, floor, focus):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
     probability relabel_share) two places of different countries exchanging schedules.
-    stats = [tried, admissible, accepted].
+    focus (BACK_TO_BACK, DAY_MIX, TOTAL_MIX or -1): half the swaps start from a place in a
+    fault of that goal (a country met twice in a row; a class count at the worst level, 2
+    or more, off its fair share). stats = [tried, admissible, accepted].
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -1690,17 +1727,32 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         best += weights[i] * best_cost[i]
     ratio = (t_end / t_start) ** (1.0 / max(moves, 1))
     temp = t_start
+    faults = np.empty(P * H, dtype=np.int64)
+    nfault = 0
+    if focus == BACK_TO_BACK:
+        for p in range(P):
+            for hb in range(H - 1):
+                if _b2b(plan, pos, country, p, hb):
+                    faults[nfault] = p * H + hb
+                    nfault += 1
     for _ in range(moves):
         counters[0] += 1
         temp *= ratio
         stats[0] += 1
         x = np.random.randint(P)
         hf = -1
-        if focus_b2b and np.random.random() < 0.5:
-            # start from a place that meets a country twice in a row
-            for _try in range(16):
-                p = np.random.randint(P)
-                hb = np.random.randint(H - 1)
+        if focus == TOTAL_MIX and np.random.random() < 0.5:
+            hf = _mix_focus(ev, st, seg, cost, focus, x)
+            if hf >= 0:
+                x = hf // H
+                hf = hf % H
+        elif focus == BACK_TO_BACK and nfault > 0 and np.random.random() < 0.5:
+            # start from a place that meets a country twice in a row (from the list made at
+            # the start of this call; a fault since removed is passed over)
+            for _try in range(4):
+                i = np.random.randint(nfault)
+                p = faults[i] // H
+                hb = faults[i] % H
                 if _b2b(plan, pos, country, p, hb):
                     hf = hb + np.random.randint(2)
                     x = p
