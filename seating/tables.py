@@ -40,8 +40,11 @@ MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits
 # larger weights froze the annealing on 32 x 9 (54 repeats instead of 48)
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
-STAY_PER_FAULT = 3  # re-planning: groups moved to another area worth one area share fixed
-AREA_ATTEMPTS = 3  # area searches while a player stays off its share
+STAY_PER_FAULT = 3  # re-planning, table annealing: groups moved worth one area share fixed
+AREA_ATTEMPTS = 3  # re-planning: area searches while a player stays off its share
+AREA_STARTS = 8  # a new plan: area searches, the best kept by (players off their event share,
+# counts off a day's share, same area twice in a row); 16 groupings' searches of the default
+# event ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
 AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
 # re-planning keeps 10, where moves also weigh groups leaving their earlier area)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
@@ -60,7 +63,8 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
     its share and the best non-tabu swap moving one of its groups (recently moved groups are
     tabu for a while, unless the move beats the best plan). With preferred areas
     (prefer[h, g] >= 0, re-planning) a swap is scored fault_weight * faults + groups away
-    from their preferred area, so a few faults are not bought with many moved groups.
+    from their preferred area (assign_areas weighs faults first: a replaced table once left
+    a player 2.1 hanchans off an area's share when three moved groups were worth a fault).
     Returns the faults left.
     """
     np.random.seed(seed)
@@ -211,23 +215,41 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
     hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
     wanted = np.full((H, G), -1, dtype=np.int64)
-    weight = 1 << 20  # faults first
+    weight = 1 << 20  # players off their share first, then (re-planning) groups moved
     if prefer is not None:
         wanted = np.where(prefer >= 0, area_at[np.arange(H)[:, None], np.maximum(prefer, 0)], -1)
-        weight = STAY_PER_FAULT
     start = area.copy()
-    best, best_faults = area, None
-    for attempt in range(AREA_ATTEMPTS):
-        # a search that ends with a player off its share starts again with another seed
+    best, best_key = area, None
+    day_share = area_shares(event)[1]
+    for attempt in range(AREA_ATTEMPTS if prefer is not None else AREA_STARTS):
+        # a search that ends with a player off its share starts again with another seed;
+        # a new plan takes the best of several searches by the lower area goals too
         area = start.copy()
         faults = _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi,
                             iterations, event.seed + 6 + 1000 * attempt,
                             AREA_TENURE if prefer is None else 10, wanted, weight)
-        if best_faults is None or faults < best_faults:
-            best, best_faults = area, faults
-        if faults == 0 or prefer is not None:
+        key = (faults, *_area_goals(plan, area, event.day_of, day_share)) if faults == 0 \
+            else (faults,)
+        if best_key is None or key < best_key:
+            best, best_key = area, key
+        if prefer is not None:
             break
     return best
+
+
+def _area_goals(plan: np.ndarray, area: np.ndarray, day_of: np.ndarray,
+                day_share: np.ndarray) -> tuple[int, int]:
+    """(counts outside [floor, ceil] of a day's area share, players in the same area in two
+    consecutive hanchans) of an area choice area[h, g] for the groups plan[h, g]."""
+    H, G, S = plan.shape
+    seat_area = np.empty((H, G * S), dtype=np.int64)
+    seat_area[np.arange(H)[:, None], plan.reshape(H, -1)] = np.repeat(area, S, axis=1)
+    outside = 0
+    for d in range(day_share.shape[0]):
+        day = seat_area[day_of == d]
+        count = np.stack([(day == a).sum(axis=0) for a in range(day_share.shape[1])], axis=1)
+        outside += int((_outside(count, day_share[d]) > 0).sum())
+    return outside, int((seat_area[1:] == seat_area[:-1]).sum())
 
 
 def _player_costs(h, table_of, area_at, share, day_share, day_of) -> np.ndarray:
