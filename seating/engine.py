@@ -45,6 +45,7 @@ from numba import njit
 # the goals stage 6.0 s instead of 3.2 s on the default event (same plans, byte for byte).
 # Such functions take their scratch space from State.work instead of allocating it.
 kernel = njit(cache=True, _nrt=False)
+B2B_FOCUS = 0.8
 
 REPEATS, COMPATRIOTS, INDIRECT, COUNTRIES, DAY_MIX, TOTAL_MIX, BACK_TO_BACK = range(7)
 GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "total_mix",
@@ -1746,7 +1747,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if hf >= 0:
                 x = hf // H
                 hf = hf % H
-        elif focus == BACK_TO_BACK and nfault > 0 and np.random.random() < 0.5:
+        elif focus == BACK_TO_BACK and nfault > 0 and np.random.random() < B2B_FOCUS:
             # start from a place that meets a country twice in a row (from the list made at
             # the start of this call; a fault since removed is passed over)
             for _try in range(4):
