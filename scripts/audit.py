@@ -6,9 +6,8 @@ from pathlib import Path
 
 from seating import audit, io
 from seating.check import public
-from seating.engine import GOAL_NAMES
-from seating.goals import targets
 from seating.report import render
+from seating.rules import GOAL_NAMES, targets
 
 
 def main(smk):

@@ -1,13 +1,13 @@
 """Keep the best of the independent searches by the order of the goals (seating.goals).
 
 The hard meeting rules come first; then a run whose planned winds break a rule (a design
-start with free seats) is kept only when every run does (seating.goals.run_key).
+start with free seats) is kept only when every run does (seating.rules.run_key).
 """
 
 from seating import io
 from seating.check import public, recount
 from seating.event import from_config
-from seating.goals import WIND_RULES, run_key, targets
+from seating.rules import WIND_RULES, run_key, targets
 
 
 def main(smk):

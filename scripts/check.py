@@ -4,10 +4,9 @@ from pathlib import Path
 
 from seating import io
 from seating.check import public, recount
-from seating.engine import GOAL_NAMES
 from seating.event import from_config
-from seating.goals import targets
 from seating.report import render
+from seating.rules import GOAL_NAMES, targets
 
 
 def main(smk):

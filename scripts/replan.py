@@ -7,11 +7,10 @@ import yaml
 
 from seating import io
 from seating.check import public, recount
-from seating.engine import GOAL_NAMES
 from seating.event import ConfigError, from_config
-from seating.goals import targets
 from seating.replan import replan
 from seating.report import render
+from seating.rules import GOAL_NAMES, targets
 
 
 def main(smk):

@@ -12,7 +12,7 @@ import numpy as np
 from . import bounds
 from .countries import size_classes
 from .event import Event
-from .winds import sequence_faults
+from .rules import sequence_faults
 
 
 def meetings(seating: np.ndarray, players: int) -> np.ndarray:

@@ -39,6 +39,18 @@ import time
 import numpy as np
 from numba import njit
 
+from .rules import (
+    BACK_TO_BACK,
+    COMPATRIOTS,
+    COUNTRIES,
+    DAY_MIX,
+    GOAL_NAMES,
+    INDIRECT,
+    NGOALS,
+    REPEATS,
+    TOTAL_MIX,
+)
+
 # Compiled functions that allocate nothing are built without numba's runtime (NRT): a call
 # between compiled functions otherwise reference-counts every array argument (atomic
 # operations, about 40 ns an array), which made one swap cost 150 us instead of 8 us and
@@ -49,10 +61,6 @@ kernel = njit(cache=True, _nrt=False)
 B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
 # 0.8: mean 645 over seeds 1-6 of the default event)
 
-REPEATS, COMPATRIOTS, INDIRECT, COUNTRIES, DAY_MIX, TOTAL_MIX, BACK_TO_BACK = range(7)
-GOAL_NAMES = ("repeats", "compatriots", "indirect", "countries", "day_mix", "total_mix",
-              "back_to_back")
-NGOALS = 7
 # columns of the layout table `seg`
 START, ACTIVE, ALLOC, GRAD, GRADON = range(5)
 

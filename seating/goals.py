@@ -1,4 +1,5 @@
-"""Stage 4, the finer goals, and the goal definitions shared with stage 3.
+"""Stage 4, the finer goals (their order and targets: seating.rules), and the search state
+shared with stage 3.
 
 Spec, in order, each never costing the ones before it: every pair that never meets has a
 common opponent, and the fewest common opponents over such pairs is as high as possible
@@ -14,16 +15,10 @@ import time
 import numpy as np
 
 from . import engine
-from .bounds import (
-    compatriot_floor,
-    countries_ceiling,
-    countries_mean_ceiling,
-    indirect_ceiling,
-    mix_targets,
-    repeat_floor,
-)
+from .bounds import compatriot_floor, countries_ceiling, indirect_ceiling, mix_targets, repeat_floor
 from .countries import compatriot_weights, size_classes
 from .event import Event
+from .rules import targets
 
 SLACK_SHARE = 10  # part of the move budget spent on common opponents above their target
 FINER_GOALS = (engine.INDIRECT, engine.COUNTRIES, engine.DAY_MIX, engine.TOTAL_MIX,
@@ -79,26 +74,6 @@ def bounds(event: Event, state: engine.State) -> np.ndarray:
     return b
 
 
-def targets(event: Event) -> dict[int, int]:
-    """Level at which each worst-off goal counts as met (later goals must keep it).
-
-    Countries: search.countries_target, by default the largest whole number the counting
-    bound on the mean allows (20 on the default event, where the spec says "around 20").
-    Common opponents: search.indirect_target, by default 1 (the spec's rule: a common opponent
-    with everyone you never meet) when delegations have several players, since every further
-    common opponent of two compatriots of a small delegation costs a country met; when every
-    player is their own country, the counting ceiling.
-    """
-    s = event.search
-    cty = s.get("countries_target")
-    if cty is None:
-        cty = min(countries_ceiling(event), int(countries_mean_ceiling(event)))
-    ind = s.get("indirect_target")
-    if ind is None:
-        ind = 1 if event.delegation_sizes.max() > 1 else indirect_ceiling(event)
-    return {engine.INDIRECT: ind, engine.COUNTRIES: cty}
-
-
 def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                   time_limit: float, log=print, movable=None, steps: int = 4_000_000
                   ) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -141,35 +116,3 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
                "targets": {engine.GOAL_NAMES[g]: t for g, t in goal_targets.items()}}
     return state.plan.copy(), state.key.copy(), summary
-
-
-def rank_key(figures: dict, goal_targets: dict) -> tuple:
-    """Order of plans by the goals (smaller is better), from a check of the plan.
-
-    The worst-off goals count up to their targets (above a target a goal is met), as the
-    search locks them.
-    """
-    ind = figures["indirect_min"]
-    ind = goal_targets[engine.INDIRECT] if ind is None else min(ind,
-                                                                 goal_targets[engine.INDIRECT])
-    cty = min(figures["countries_met_min"], goal_targets[engine.COUNTRIES])
-    return (figures["repeat_meetings"], figures["compatriot_meetings"],
-            figures["unlinked_pairs"], -ind, -cty, figures["day_mix_max_excess"],
-            figures["total_mix_max_excess"], figures["back_to_back_country"],
-            figures["day_mix_outside"], figures["total_mix_outside"])
-
-
-WIND_RULES = ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")
-
-
-def run_key(figures: dict, goal_targets: dict) -> tuple:
-    """Order of independent runs before the wind stage (smaller is better).
-
-    The hard meeting rules first (repeats, compatriots, unlinked pairs): no run is kept for
-    its winds over a run with fewer of those (a design start that alone has no repeat
-    meeting wins even with its planned winds broken). Then whether the planned winds (the
-    seats) break a wind rule, since the wind stage may not repair them, then the finer goals.
-    """
-    key = rank_key(figures, goal_targets)
-    faults = sum(figures[k] for k in WIND_RULES)
-    return (*key[:3], faults > 0, *key[3:])

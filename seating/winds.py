@@ -1,7 +1,8 @@
 """Seat winds: the rules of a player's wind sequence, valid patterns, and the wind stage.
 
 Winds are numbered E=0, S=1, W=2, N=3 (E, S, W at 3-player tables). The rules, for h
-hanchans played at tables of k (k = 3 or 4), checked for every player:
+hanchans played at tables of k (k = 3 or 4), checked for every player by
+seating.rules.sequence_faults (the check and the search share it):
 
 * counts: each wind floor(h/k) or ceil(h/k) times; at 4-player tables also
   |(E+S) - (W+N)| <= 1. For 14 hanchans that is "each wind 3 or 4 times, one extra
@@ -44,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from .engine import kernel
+from .rules import count_bounds, sequence_faults
 
 
 def image(seq: np.ndarray, q: int, nwinds: int) -> np.ndarray:
@@ -53,65 +55,12 @@ def image(seq: np.ndarray, q: int, nwinds: int) -> np.ndarray:
     return (seq + q) % nwinds
 
 
-def _bounds(length: int, nwinds: int) -> tuple[int, int]:
-    return length // nwinds, -(-length // nwinds)
-
-
-def sequence_faults(winds: np.ndarray, days: tuple[int, ...], nwinds: int) -> dict:
-    """Count rule breaks of every player's wind sequence.
-
-    winds: (players, hanchans) array of wind numbers. Returns per-player arrays:
-    count_bad (P,) bool, day_bad (P, days) bool, consecutive (P, H-1) bool,
-    prefix (P, H) bool (True where the counts after that hanchan break the prefix rule),
-    two_apart (P, H-2) bool.
-    """
-    winds = np.asarray(winds)
-    players, hanchans = winds.shape
-    onehot = winds[:, :, None] == np.arange(nwinds)[None, None, :]
-    counts = onehot.sum(axis=1)
-
-    def bad_counts(c: np.ndarray, length: int) -> np.ndarray:
-        lo, hi = _bounds(length, nwinds)
-        bad = (c < lo).any(axis=-1) | (c > hi).any(axis=-1)
-        if nwinds == 4:
-            bad |= np.abs(c[..., 0] + c[..., 1] - c[..., 2] - c[..., 3]) > 1
-        return bad
-
-    count_bad = bad_counts(counts, hanchans)
-    day_bad = np.zeros((players, len(days)), dtype=bool)
-    start = 0
-    for d, length in enumerate(days):
-        day_bad[:, d] = bad_counts(onehot[:, start : start + length].sum(axis=1), length)
-        start += length
-    consecutive = winds[:, 1:] == winds[:, :-1]
-    running = np.cumsum(onehot, axis=1)
-    spread = running.max(axis=2) - running.min(axis=2)
-    multiple = (np.arange(1, hanchans + 1) % nwinds) == 0
-    prefix = (spread > 1) & ~multiple[None, :]
-    two_apart = winds[:, 2:] == winds[:, :-2]
-    return {
-        "count_bad": count_bad,
-        "day_bad": day_bad,
-        "consecutive": consecutive,
-        "prefix": prefix,
-        "two_apart": two_apart,
-    }
-
-
-def is_valid(seq: np.ndarray, days: tuple[int, ...], nwinds: int) -> bool:
-    """True when one wind sequence keeps every rule (spread is a goal, not a rule)."""
-    f = sequence_faults(np.asarray(seq)[None, :], days, nwinds)
-    return not (
-        f["count_bad"].any() or f["day_bad"].any() or f["consecutive"].any() or f["prefix"].any()
-    )
-
-
 def random_valid_sequence(rng: np.random.Generator, days: tuple[int, ...], nwinds: int):
     """One valid wind sequence, drawn by a randomized depth-first search (None if none)."""
     hanchans = sum(days)
     day_of = np.repeat(np.arange(len(days)), days).tolist()
     day_end = np.cumsum(days).tolist()
-    lo_all, hi_all = _bounds(hanchans, nwinds)
+    lo_all, hi_all = count_bounds(hanchans, nwinds)
     seq = [0] * hanchans
     total = [0] * nwinds
     daily = [0] * nwinds
@@ -122,7 +71,7 @@ def random_valid_sequence(rng: np.random.Generator, days: tuple[int, ...], nwind
 
     def fits(h: int) -> bool:
         d = day_of[h]
-        lo_d, hi_d = _bounds(days[d], nwinds)
+        lo_d, hi_d = count_bounds(days[d], nwinds)
         if total[seq[h]] > hi_all or daily[seq[h]] > hi_d:
             return False
         if (h + 1) % nwinds and max(total) - min(total) > 1:
@@ -508,7 +457,7 @@ def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.n
     halves = np.array([1, 1, -1, -1])
 
     def counts(first, length):
-        low, high = _bounds(length, S)
+        low, high = count_bounds(length, S)
         for w in range(S):
             rule(var[:, first:first + length, w], 1, low, high)
         if S == 4:

@@ -281,7 +281,7 @@ def test_runs_are_ranked_by_meetings_before_planned_winds():
     """Of two runs, the one with fewer repeat meetings is kept even when its seats (the
     planned winds) break wind rules; with equal meeting rules, valid winds are kept."""
     from seating.check import public
-    from seating.goals import WIND_RULES, run_key, targets
+    from seating.rules import WIND_RULES, run_key, targets
 
     event = one_each(32, 9, days=(5, 4))
     design = designs.binary_planes(5)

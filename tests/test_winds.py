@@ -8,13 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from seating.rules import is_valid, sequence_faults
 from seating.winds import (
     assign_winds,
     choose_patterns,
     image,
-    is_valid,
     random_valid_sequence,
-    sequence_faults,
     winds_of,
 )
 
