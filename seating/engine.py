@@ -1684,13 +1684,13 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
 
 
 @kernel
-def _mix_focus(ev, st, seg, cost, goal, x):
-    """p * H + h for a random place p with a class count at the goal's worst level (2 or
-    more off its fair share) and a hanchan h that can change it (one of that day for the
-    day mix); -1 when no such place turns up among 16 tries or the worst level is 1."""
+def _total_mix_focus(ev, st, seg, cost):
+    """p * H + h for a random place p with a class count over the event at the worst level
+    (2 or more off its fair share) and a random movable hanchan h; -1 when none turns up
+    among 16 tries or nobody is more than 1 off."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    st0 = seg[goal, START]
+    st0 = seg[TOTAL_MIX, START]
     level = 3 if cost[st0] > 0.5 else (2 if cost[st0 + 1] > 0.5 else 1)
     if level < 2:
         return -1
@@ -1698,17 +1698,10 @@ def _mix_focus(ev, st, seg, cost, goal, x):
     P = pos.shape[1]
     for _try in range(16):
         p = np.random.randint(P)
-        if goal == TOTAL_MIX:
-            for k in range(mix_total.shape[1]):
-                if _excess(mix_total[p, k], tgt_total[p, k]) >= level:
-                    h = _random_movable(movable, day_of, -1)
-                    return p * H + h if h >= 0 else -1
-        else:
-            for d in range(mix.shape[1]):
-                for k in range(mix.shape[2]):
-                    if _excess(mix[p, d, k], tgt[p, d, k]) >= level:
-                        h = _random_movable(movable, day_of, d)
-                        return p * H + h if h >= 0 else -1
+        for k in range(mix_total.shape[1]):
+            if _excess(mix_total[p, k], tgt_total[p, k]) >= level:
+                h = _random_movable(movable, day_of, -1)
+                return p * H + h if h >= 0 else -1
     return -1
 
 
@@ -1720,9 +1713,11 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
     probability relabel_share) two places of different countries exchanging schedules.
-    focus (BACK_TO_BACK, DAY_MIX, TOTAL_MIX or -1): half the swaps start from a place in a
-    fault of that goal (a country met twice in a row; a class count at the worst level, 2
-    or more, off its fair share). stats = [tried, admissible, accepted].
+    focus: the goal annealed. For back to back, B2B_FOCUS of the swaps start from a place
+    listed (at the start of the call) as meeting a country twice in a row; for the total
+    mix, half start from a place 2 or more off a fair share over the event (focusing the
+    day mix so left day counts 3 off on two of six seeds). stats = [tried, admissible,
+    accepted].
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -1753,7 +1748,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         x = np.random.randint(P)
         hf = -1
         if focus == TOTAL_MIX and np.random.random() < 0.5:
-            hf = _mix_focus(ev, st, seg, cost, focus, x)
+            hf = _total_mix_focus(ev, st, seg, cost)
             if hf >= 0:
                 x = hf // H
                 hf = hf % H
