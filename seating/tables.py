@@ -252,31 +252,45 @@ def _area_goals(plan: np.ndarray, area: np.ndarray, day_of: np.ndarray,
     return outside, int((seat_area[1:] == seat_area[:-1]).sum())
 
 
-def _player_costs(h, table_of, area_at, share, day_share, day_of) -> np.ndarray:
+@njit(cache=True)
+def _player_costs(h, table_of, area_at, share, day_share, day_of):
     """cost[p, t] of seating player p at table t in hanchan h, all other hanchans fixed."""
     P, H = table_of.shape
     T = area_at.shape[1]
-    A = len(share)
-    others = np.delete(np.arange(H), h)
-    tab = table_of[:, others]
-    placed = tab >= 0
-    visits = np.zeros((P, T))
-    np.add.at(visits, (np.repeat(np.arange(P), placed.sum(axis=1)), tab[placed]), 1)
-    area = np.where(table_of >= 0, area_at[np.arange(H)[None, :], np.maximum(table_of, 0)], -1)
-    counts = np.stack([(area[:, others] == a).sum(axis=1) for a in range(A)], axis=1)
+    A = share.shape[0]
     d = day_of[h]
-    in_day = others[day_of[others] == d]
-    day_counts = np.stack([(area[:, in_day] == a).sum(axis=1) for a in range(A)], axis=1)
-    cost_area = np.zeros((P, A))
-    for a in range(A):
-        add = np.zeros(A)
-        add[a] = 1
-        cost_area[:, a] = W_EVENT * _outside(counts + add, share[None, :]).sum(axis=1)
-        cost_area[:, a] += W_DAY * _outside(day_counts + add, day_share[d][None, :]).sum(axis=1)
-        for nb in (h - 1, h + 1):
-            if 0 <= nb < H:
-                cost_area[:, a] += W_NEXT * (area[:, nb] == a)
-    return W_TABLE * (visits + MISSED_TABLE * (visits > 0)) + cost_area[:, area_at[h]]
+    cost = np.empty((P, T))
+    visits = np.zeros(T)
+    counts = np.zeros(A)
+    day_counts = np.zeros(A)
+    cost_area = np.zeros(A)
+    for p in range(P):
+        visits[:] = 0.0
+        counts[:] = 0.0
+        day_counts[:] = 0.0
+        for hh in range(H):
+            t = table_of[p, hh]
+            if hh == h or t < 0:
+                continue
+            visits[t] += 1.0
+            counts[area_at[hh, t]] += 1.0
+            if day_of[hh] == d:
+                day_counts[area_at[hh, t]] += 1.0
+        for a in range(A):
+            event = 0.0
+            day = 0.0
+            for b in range(A):
+                add = 1.0 if b == a else 0.0
+                event += _outside1(counts[b] + add, share[b])
+                day += _outside1(day_counts[b] + add, day_share[d, b])
+            cost_area[a] = W_EVENT * event + W_DAY * day
+            for nb in (h - 1, h + 1):
+                if 0 <= nb < H and table_of[p, nb] >= 0 and area_at[nb, table_of[p, nb]] == a:
+                    cost_area[a] += W_NEXT
+        for t in range(T):
+            seen = 1.0 if visits[t] > 0 else 0.0
+            cost[p, t] = W_TABLE * (visits[t] + MISSED_TABLE * seen) + cost_area[area_at[h, t]]
+    return cost
 
 
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
