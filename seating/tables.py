@@ -43,8 +43,8 @@ W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event an
 STAY_PER_FAULT = 3  # re-planning, table annealing: groups moved worth one area share fixed
 AREA_ATTEMPTS = 3  # re-planning: area searches while a player stays off its share
 AREA_STARTS = 8  # a new plan: area searches, the best kept by (players off their event share,
-# counts off a day's share, same area twice in a row); 16 groupings' searches of the default
-# event ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
+# counts off a day's share, same area twice in a row); 16 searches on the default event's
+# groups ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
 AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
 # re-planning keeps 10, where moves also weigh groups leaving their earlier area)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
