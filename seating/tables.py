@@ -5,7 +5,9 @@ With the groups and their winds fixed:
 1. Areas. Every player must sit in each area within 1 of its fair share over the event
    (share = hanchans x the area's part of the tables). Which groups sit in which area in
    each hanchan is found by a tabu search on the players off their share (_area_tabu),
-   started again with another seed if it ends with one left.
+   run AREA_STARTS times with other seeds; the run kept has the fewest players off their
+   share, then the fewest counts off a day's share, then the fewest players in the same area
+   twice in a row (the numbering below hardly moves a group to another area).
 2. Table numbers. Each hanchan's groups get their table numbers from the Hungarian method
    (scipy's linear_sum_assignment), which solves that matching exactly, groups kept in
    their area.
@@ -18,8 +20,10 @@ With the groups and their winds fixed:
    c. leaving it within a day (spec: "as far as possible, on each day"),
    d. the same area as in the hanchan before (spec: "where possible").
 4. When every player could see a new table each hanchan (no more hanchans than tables)
-   but a table is still seen twice, all hanchans are renumbered at once by an integer
-   program (_tables_without_repeats), each group kept in its area, and swept again.
+   but a table is still seen twice, or the annealing gave up an area share for a table,
+   all hanchans are renumbered at once by an integer program (_tables_without_repeats),
+   each group in the area chosen in step 1 (for a repeat, if that fails, in the area it
+   now sits in), and swept again.
 """
 
 from __future__ import annotations
