@@ -592,7 +592,12 @@ def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, 
     best_assign = assign.copy()
     temp = t_start
     cool = (t_end / t_start) ** (1.0 / max(steps, 1))
+    # no cost below 0 exists unless leaving an earlier table can gain: then the first plan
+    # at 0 is the one kept, and the rest of the steps are skipped
+    floor_known = (prefer < 0).all()
     for _ in range(steps):
+        if floor_known and best < 1e-9:
+            break
         temp *= cool
         p0 = -1
         if np.random.random() < 0.5:
