@@ -58,6 +58,11 @@ from .rules import (
 # Such functions take their scratch space from State.work instead of allocating it.
 kernel = njit(cache=True, _nrt=False)
 
+# class mixes: share of swaps that start from a listed place far off a fair share (0.5 on
+# the event's mix left one count 2 off on seeds 3 and 5; 0.1: none of seeds 1-12), and the
+# further, cooler anneals while a count that far off is left (3 a day, 2 the event)
+MIX_FOCUS = 0.1
+MIX_RETRIES = 2
 B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
 # 0.8: mean 645 over seeds 1-6 of the default event)
 
@@ -1263,30 +1268,48 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     search.best_key[:] = s.key
     stats = np.zeros(3, dtype=np.int64)
     began = time.monotonic()
-    done = 0
-    last = None
-    while done < steps:
-        if time.monotonic() > deadline:
-            search.hit_time_limit = True
-            log(f"  {GOAL_NAMES[goal]}: time limit reached after {done} steps")
+    last = [None]
+    st = s.seg[goal, START]
+
+    def run(steps, t_start, t_end):
+        """One cooling schedule from the current plan, in chunks; the steps taken."""
+        done = 0
+        while done < steps:
+            if time.monotonic() > deadline:
+                search.hit_time_limit = True
+                log(f"  {GOAL_NAMES[goal]}: time limit reached after {done} steps")
+                break
+            n = min(chunk, steps - done)
+            # each chunk cools over its own share of the schedule
+            a = t_start * (t_end / t_start) ** (done / steps)
+            b = t_start * (t_end / t_start) ** ((done + n) / steps)
+            anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
+                   search.locklen, w, a, b, 0.0, search.counters, search.best_cost,
+                   search.best_plan, search.best_key, stats, fresh_only, compat_share, members,
+                   cstart, floor, goal)
+            done += n
+            line = describe(goal, search.best_cost, s.seg)
+            if line != last[0]:
+                log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): "
+                    f"{line}")
+                last[0] = line
+            if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
+                # nobody 2 or more off a fair share: the lock can be no tighter (counts 1
+                # off are ranked below back to back, whose phase would undo their search)
+                break
+        return done
+
+    done = run(steps, t_start, t_end)
+    # the worst level a class mix should not keep: 3 off a day's fair share, 2 off the event's
+    worst = {DAY_MIX: 1, TOTAL_MIX: 2}.get(goal, 0)
+    for _ in range(MIX_RETRIES):
+        if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break
-        n = min(chunk, steps - done)
-        # each chunk cools over its own share of the schedule
-        a = t_start * (t_end / t_start) ** (done / steps)
-        b = t_start * (t_end / t_start) ** ((done + n) / steps)
-        anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
-               search.locklen, w, a, b, 0.0, search.counters, search.best_cost, search.best_plan,
-               search.best_key, stats, fresh_only, compat_share, members, cstart, floor, goal)
-        done += n
-        line = describe(goal, search.best_cost, s.seg)
-        if line != last:
-            log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): {line}")
-            last = line
-        st = s.seg[goal, START]
-        if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
-            # nobody 2 or more off a fair share: the lock can be no tighter (counts 1 off
-            # are ranked below back to back, whose phase would undo their further search)
-            break
+        # a count that far off is left: again from the best plan, cooler
+        s.st[0][:] = search.best_plan
+        s.key[:] = search.best_key
+        s.recount()
+        done += run(steps // 3, t_start / 4, t_end)
     s.st[0][:] = search.best_plan
     s.key[:] = search.best_key
     s.recount()
@@ -1683,28 +1706,6 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
     return True
 
 
-@kernel
-def _total_mix_focus(ev, st, seg, cost):
-    """p * H + h for a random place p with a class count over the event at the worst level
-    (2 or more off its fair share) and a random movable hanchan h; -1 when none turns up
-    among 16 tries or nobody is more than 1 off."""
-    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    st0 = seg[TOTAL_MIX, START]
-    level = 3 if cost[st0] > 0.5 else (2 if cost[st0 + 1] > 0.5 else 1)
-    if level < 2:
-        return -1
-    H = plan.shape[0]
-    P = pos.shape[1]
-    for _try in range(16):
-        p = np.random.randint(P)
-        for k in range(mix_total.shape[1]):
-            if _excess(mix_total[p, k], tgt_total[p, k]) >= level:
-                h = _random_movable(movable, day_of, -1)
-                return p * H + h if h >= 0 else -1
-    return -1
-
-
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
@@ -1714,10 +1715,10 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     A step is a random swap of two places with the same seat key in one hanchan, or (with
     probability relabel_share) two places of different countries exchanging schedules.
     focus: the goal annealed. For back to back, B2B_FOCUS of the swaps start from a place
-    listed (at the start of the call) as meeting a country twice in a row; for the total
-    mix, half start from a place 2 or more off a fair share over the event (focusing the
-    day mix so left day counts 3 off on two of six seeds). stats = [tried, admissible,
-    accepted].
+    listed (at the start of the call) as meeting a country twice in a row; for the class
+    mixes, MIX_FOCUS of the swaps start from a place listed as 3 or more off its fair share
+    of a day (in a hanchan of that day) or 2 or more off its share of the event. stats =
+    [tried, admissible, accepted].
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -1733,25 +1734,50 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         best += weights[i] * best_cost[i]
     ratio = (t_end / t_start) ** (1.0 / max(moves, 1))
     temp = t_start
-    faults = np.empty(P * H, dtype=np.int64)
+    faults = np.empty(P * H, dtype=np.int64)  # p * H + h (back to back) or p (total mix)
     nfault = 0
+    if focus == TOTAL_MIX:
+        st0 = seg[TOTAL_MIX, START]
+        level = 3 if cost[st0] > 0.5 else (2 if cost[st0 + 1] > 0.5 else 1)
+        if level >= 2:
+            for p in range(P):
+                for k in range(mix_total.shape[1]):
+                    if _excess(mix_total[p, k], tgt_total[p, k]) >= level:
+                        faults[nfault] = p
+                        nfault += 1
+                        break
+    if focus == DAY_MIX and cost[seg[DAY_MIX, START]] > 0.5:
+        for p in range(P):
+            for d in range(mix.shape[1]):
+                for k in range(mix.shape[2]):
+                    if _excess(mix[p, d, k], tgt[p, d, k]) >= 3:
+                        faults[nfault] = p * H + d
+                        nfault += 1
+                        break
     if focus == BACK_TO_BACK:
         for p in range(P):
             for hb in range(H - 1):
                 if _b2b(plan, pos, country, p, hb):
                     faults[nfault] = p * H + hb
                     nfault += 1
+    hanchans = np.empty(H, dtype=np.int64)  # the movable ones
+    nmov = 0
+    for h in range(H):
+        if movable[h]:
+            hanchans[nmov] = h
+            nmov += 1
     for _ in range(moves):
         counters[0] += 1
         temp *= ratio
         stats[0] += 1
         x = np.random.randint(P)
         hf = -1
-        if focus == TOTAL_MIX and np.random.random() < 0.5:
-            hf = _total_mix_focus(ev, st, seg, cost)
-            if hf >= 0:
-                x = hf // H
-                hf = hf % H
+        if focus == TOTAL_MIX and nfault > 0 and np.random.random() < MIX_FOCUS:
+            x = faults[np.random.randint(nfault)]  # (one fixed since is tried all the same)
+        elif focus == DAY_MIX and nfault > 0 and np.random.random() < MIX_FOCUS:
+            i = np.random.randint(nfault)
+            x = faults[i] // H
+            hf = _random_movable(movable, day_of, faults[i] % H)
         elif focus == BACK_TO_BACK and nfault > 0 and np.random.random() < B2B_FOCUS:
             # start from a place that meets a country twice in a row (from the list made at
             # the start of this call; a fault since removed is passed over)
@@ -1776,20 +1802,23 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                                 if v != p and country[v] == country[u]:
                                     x = u
                     break
-        rel = np.random.random() < relabel_share
+        rel = relabel_share > 0.0 and np.random.random() < relabel_share
         if rel:
             y = np.random.randint(P)
             if country[x] == country[y]:
                 continue
             evaluate_relabel(ev, st, seg, active, work, x, y)
         else:
-            h = hf if hf >= 0 and movable[hf] else _random_movable(movable, day_of, -1)
-            if h < 0:
+            if hf >= 0 and movable[hf]:
+                h = hf
+            elif nmov > 0:
+                h = hanchans[np.random.randint(nmov)]
+            else:
                 continue
             gx = pos[h, x] // S
             x2 = -1
             y2 = -1
-            if np.random.random() < compat_share:
+            if compat_share > 0.0 and np.random.random() < compat_share:
                 # a compatriot of x: other places see the same country either way
                 y = members[cstart[country[x]] + np.random.randint(cstart[country[x] + 1]
                                                                    - cstart[country[x]])]
