@@ -1762,7 +1762,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         best += weights[i] * best_cost[i]
     ratio = (t_end / t_start) ** (1.0 / max(moves, 1))
     temp = t_start
-    faults = np.empty(P * H, dtype=np.int64)  # p * H + h (back to back) or p (total mix)
+    faults = np.empty(P * H, dtype=np.int64)  # p * H + h (back to back), p * H + day, or p
     nfault = 0
     if focus == TOTAL_MIX:
         st0 = seg[TOTAL_MIX, START]
@@ -1851,7 +1851,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if compat_share > 0.0 and _unit(rng) < compat_share:
                 # a compatriot of x: other places see the same country either way
                 y = members[cstart[country[x]] + _below(rng, cstart[country[x] + 1]
-                                                                   - cstart[country[x]])]
+                                                        - cstart[country[x]])]
                 if y == x or key[h, y] != key[h, x] or pos[h, y] // S == gx:
                     continue
                 gy = pos[h, y] // S
