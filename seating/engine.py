@@ -1735,6 +1735,15 @@ def _unit(rng):
 
 
 @njit(cache=True)
+def _draws(rng, n, count):
+    """`count` draws of _below(rng, n), or of _unit(rng) when n is 0 (for the tests)."""
+    out = np.empty(count)
+    for i in range(count):
+        out[i] = _below(rng, n) if n > 0 else _unit(rng)
+    return out
+
+
+@njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
            compat_share, members, cstart, floor, focus):

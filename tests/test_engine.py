@@ -116,3 +116,19 @@ def test_search_keeps_locks():
     search.improve(engine.BACK_TO_BACK, 500, float("inf"), lambda m: None)
     assert state.cost[state.seg[engine.REPEATS, engine.START]] <= repeats + 1e-9
     assert state.cost[state.seg[engine.COMPATRIOTS, engine.START]] <= compat + 1e-9
+
+
+@given(st.integers(1, 2**62), st.integers(1, 5000))
+@settings(max_examples=40, deadline=None)
+def test_annealing_generator_stays_in_range_and_spreads(seed, n):
+    """The annealing's own generator: _below(n) in 0..n-1, every value of a small range
+    drawn about equally often, _unit in [0, 1) with mean near 1/2."""
+    draws = engine._draws(np.array([seed], dtype=np.uint64), n, 20000).astype(np.int64)
+    assert draws.min() >= 0 and draws.max() < n
+    if n <= 20:
+        counts = np.bincount(draws, minlength=n)
+        expected = 20000 / n
+        assert (np.abs(counts - expected) < 6 * np.sqrt(expected) + 1).all()
+    units = engine._draws(np.array([seed], dtype=np.uint64), 0, 20000)
+    assert (units >= 0).all() and (units < 1).all()
+    assert abs(units.mean() - 0.5) < 0.02
