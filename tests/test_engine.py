@@ -125,10 +125,10 @@ def test_annealing_generator_stays_in_range_and_spreads(seed, n):
     drawn about equally often, _unit in [0, 1) with mean near 1/2."""
     draws = engine._draws(np.array([seed], dtype=np.uint64), n, 20000).astype(np.int64)
     assert draws.min() >= 0 and draws.max() < n
-    if n <= 20:
-        counts = np.bincount(draws, minlength=n)
-        expected = 20000 / n
-        assert (np.abs(counts - expected) < 6 * np.sqrt(expected) + 1).all()
+    small = 2 + n % 19
+    draws = engine._draws(np.array([seed], dtype=np.uint64), small, 20000).astype(np.int64)
+    expected = 20000 / small
+    assert (np.abs(np.bincount(draws, minlength=small) - expected) < 6 * np.sqrt(expected)).all()
     units = engine._draws(np.array([seed], dtype=np.uint64), 0, 20000)
     assert (units >= 0).all() and (units < 1).all()
     assert abs(units.mean() - 0.5) < 0.02
