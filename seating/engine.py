@@ -59,8 +59,10 @@ from .rules import (
 kernel = njit(cache=True, _nrt=False)
 
 # class mixes: share of swaps that start from a listed place far off a fair share (0.5 on
-# the event's mix left one count 2 off on seeds 3 and 5; 0.1: none of seeds 1-12), and the
-# further, cooler anneals while a count that far off is left (3 a day, 2 the event)
+# the event's mix left one count 2 off on seeds 3 and 5; 0.1: none of seeds 1-11), and the
+# further anneals while a count that far off is left (3 a day, 2 the event): from the best
+# plan, twice as many steps, half as hot (seed 12 of the default event: a day count 5 off
+# after the first anneal, 3 off after two more of the same length, 2 off after this)
 MIX_FOCUS = 0.1
 MIX_RETRIES = 2
 B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
@@ -1305,11 +1307,11 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     for _ in range(MIX_RETRIES):
         if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break
-        # a count that far off is left: again from the best plan, cooler
+        # a count that far off is left: again from the best plan, longer and cooler
         s.st[0][:] = search.best_plan
         s.key[:] = search.best_key
         s.recount()
-        done += run(steps // 3, t_start / 4, t_end)
+        done += run(2 * steps, t_start / 2, t_end)
     s.st[0][:] = search.best_plan
     s.key[:] = search.best_key
     s.recount()
