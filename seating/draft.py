@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import kernel
+from .jit import kernel
 
 
 @kernel

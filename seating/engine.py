@@ -39,6 +39,7 @@ import time
 import numpy as np
 from numba import njit
 
+from .jit import fast, kernel
 from .rules import (
     BACK_TO_BACK,
     COMPATRIOTS,
@@ -50,13 +51,6 @@ from .rules import (
     REPEATS,
     TOTAL_MIX,
 )
-
-# Compiled functions that allocate nothing are built without numba's runtime (NRT): a call
-# between compiled functions otherwise reference-counts every array argument (atomic
-# operations, about 40 ns an array), which made one swap cost 150 us instead of 8 us and
-# the goals stage 6.0 s instead of 3.2 s on the default event (same plans, byte for byte).
-# Such functions take their scratch space from State.work instead of allocating it.
-kernel = njit(cache=True, _nrt=False)
 
 # class mixes: share of swaps that start from a listed place far off a fair share (0.5 on
 # the event's mix left one count 2 off on seeds 3 and 5; 0.1: none of seeds 1-11), and the
@@ -1114,6 +1108,20 @@ class Search:
         self.hit_time_limit = False
         seed_rng(seed)
 
+    def keep_current(self) -> None:
+        """The current plan becomes the best found so far."""
+        s = self.state
+        self.best_cost[:] = s.cost
+        self.best_plan[:] = s.plan
+        self.best_key[:] = s.key
+
+    def restore_best(self) -> None:
+        """Back to the best plan found (its costs recounted)."""
+        s = self.state
+        s.st[0][:] = self.best_plan
+        s.key[:] = self.best_key
+        s.recount()
+
     def screen_cheaply(self, goal: int) -> bool:
         """True when repeats, compatriots and common opponents are locked at zero (a
         candidate may then be screened without the common-opponent delta)."""
@@ -1186,9 +1194,7 @@ class Search:
             if windowed:
                 low = s.lowest(goal)
                 self._window(goal, low + self.WINDOW)
-            self.best_cost[:] = s.cost
-            self.best_plan[:] = s.plan
-            self.best_key[:] = s.key
+            self.keep_current()
             rising = False
             while used < moves and not rising:
                 if time.monotonic() > deadline:
@@ -1222,9 +1228,7 @@ class Search:
                     moves = used
                 if done and not rising:
                     moves = used
-            s.st[0][:] = self.best_plan
-            s.key[:] = self.best_key
-            s.recount()
+            self.restore_best()
             if windowed and (s.lowest(goal) >= s.seg[goal, ALLOC]):
                 break
             if stop_above is not None and s.lowest(goal) > stop_above:
@@ -1265,16 +1269,15 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     # a locked minimum of countries met, tested cheaply before each full evaluation
     floor = int(search.locklen[COUNTRIES]) if search.hard[COUNTRIES] else 0
     w = _anneal_weights(s, goal) if weights is None else weights
-    search.best_cost[:] = s.cost
-    search.best_plan[:] = s.plan
-    search.best_key[:] = s.key
+    search.keep_current()
     stats = np.zeros(3, dtype=np.int64)
     began = time.monotonic()
-    last = [None]
+    last = None
     st = s.seg[goal, START]
 
-    def run(steps, t_start, t_end):
+    def cool(steps, t_start, t_end):
         """One cooling schedule from the current plan, in chunks; the steps taken."""
+        nonlocal last
         done = 0
         while done < steps:
             if time.monotonic() > deadline:
@@ -1291,30 +1294,26 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                    cstart, floor, goal)
             done += n
             line = describe(goal, search.best_cost, s.seg)
-            if line != last[0]:
+            if line != last:
                 log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): "
                     f"{line}")
-                last[0] = line
+                last = line
             if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
                 # nobody 2 or more off a fair share: the lock can be no tighter (counts 1
                 # off are ranked below back to back, whose phase would undo their search)
                 break
         return done
 
-    done = run(steps, t_start, t_end)
+    done = cool(steps, t_start, t_end)
     # the worst level a class mix should not keep: 3 off a day's fair share, 2 off the event's
     worst = {DAY_MIX: 1, TOTAL_MIX: 2}.get(goal, 0)
     for _ in range(MIX_RETRIES):
         if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break
         # a count that far off is left: again from the best plan, longer and cooler
-        s.st[0][:] = search.best_plan
-        s.key[:] = search.best_key
-        s.recount()
-        done += run(2 * steps, t_start / 2, t_end)
-    s.st[0][:] = search.best_plan
-    s.key[:] = search.best_key
-    s.recount()
+        search.restore_best()
+        done += cool(2 * steps, t_start / 2, t_end)
+    search.restore_best()
     return done
 
 
@@ -1711,7 +1710,6 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
 # A generator for the annealing's steps: xorshift64 (Marsaglia), inlined, about a quarter
 # of the step time below numpy's (np.random in compiled code); seeded from np.random, so
 # the event's seed still fixes every draw.
-fast = njit(_nrt=False, inline="always")
 
 
 @fast

@@ -34,8 +34,8 @@ from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
 from scipy.sparse import coo_matrix
 
 from .bounds import area_shares
-from .engine import kernel
 from .event import Event
+from .jit import kernel
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits - 1) adds
@@ -415,11 +415,12 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     sweep(keep=False)
     summary = {"exact_renumbering": "not needed"}
-    if floor == 0 and (repeats() > 0 or off_share() > 0):
+    repeated = floor == 0 and repeats() > 0
+    if floor == 0 and (repeated or off_share() > 0):
         # every player can see a new table each hanchan, but the annealing left a repeat or
         # traded an area share for one: renumber all hanchans at once, exactly, each group
         # in the area chosen for balance (else, for a repeat, in the area it now sits in)
-        starts = [kept] + ([assign.copy()] if repeats() > 0 else [])
+        starts = [kept] + ([assign.copy()] if repeated else [])
         for start in starts:
             exact, summary["exact_renumbering"] = _tables_without_repeats(plan, start, movable,
                                                                           area_at)

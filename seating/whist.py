@@ -73,7 +73,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .engine import kernel
+from .jit import kernel
 
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
