@@ -1326,7 +1326,15 @@ def backtrack_options(M: int, seeds: dict[int, list[int]] | None = None, max_fre
     the backtracking layouts of M: one multiplier per group G = <m> with -1 not in G (else
     every base table's partner gaps come twice), the residues G fixes held by a stored seed
     (scaled) when they are the multiples of M / q with q + 1 in `seeds`, else free; largest
-    G first, then fewest free tables (at most max_free)."""
+    G first, then fewest free tables (at most max_free).
+
+    Layouts the free tables cannot finish are left out (`free_gaps`): a gap d that some
+    g != 1 of G maps to +-d comes |{g : g d = +-d}| times from every base table pair at
+    that gap, so it can be a partner gap only at a free table (or the scaled small seed),
+    and an opponent gap of base tables only if exactly two elements of G keep it. For
+    M = 99, G = <89> (89 = -1 mod 9, 1 mod 11) with the seed for 12 on the multiples of 9
+    is such a layout: 89 keeps the gaps 11, 22, 33, 44 up to sign, and there is no free
+    table to hold them."""
     seeds = seeds or {}
     groups: dict[frozenset, int] = {}
     for m in range(2, M):
@@ -1346,12 +1354,30 @@ def backtrack_options(M: int, seeds: dict[int, list[int]] | None = None, max_fre
             orbits = _orbits(rest, sorted(G, key=lambda c: c != 1), M)
             full = sum(len(set(o)) == k for o in orbits)
             loose = len(rest) - full * k + (2 if small is None else 0)
+            partners, opponents = free_gaps(M, sorted(G), M // q if small else None)
             for f in range(full):
                 if (full - f) % 4 == 0 and (loose + f * k) % 4 == 0:
                     F = (loose + f * k) // 4
-                    if F <= max_free:
+                    inf = 1 if small is None else 0  # infinity's pairs have no gap
+                    fits = partners <= 2 * F - inf and 2 * opponents <= 4 * F - 2 * inf
+                    if F <= max_free and fits:
                         found.append((m, small, f, F, (full - f) // 4))
     return found
+
+
+def free_gaps(M: int, group, g: int | None = None) -> tuple[int, int]:
+    """(partner, opponent): how many gaps d (not multiples of g, which a scaled small seed
+    holds) base tables of G = group cannot give the counts the rule needs, so free tables
+    must: partner gaps with some c != 1 in G, c d = +-d (a base table's pair at gap d
+    counts every such c), opponent gaps with two or more such c (three or more hits)."""
+    partners = opponents = 0
+    for d in range(1, (M - 1) // 2 + 1):
+        if g is not None and d % g == 0:
+            continue
+        keep = sum(1 for c in group if (c * d - d) % M == 0 or (c * d + d) % M == 0)
+        partners += keep > 1
+        opponents += keep > 2
+    return partners, opponents
 
 
 def backtrack_search(

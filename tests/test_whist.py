@@ -213,3 +213,17 @@ def test_seed_table_html_escapes(tmp_path):
 
 def test_missing_seeds_dir_is_not_silently_empty():
     assert Path(SEEDS).is_dir() and len(STORED) >= 14
+
+
+def test_layouts_the_free_tables_cannot_finish_are_left_out():
+    # M = 99, G = <89>: 89 = -1 (mod 9) keeps the gaps 11, 22, 33, 44 up to sign, so each
+    # base table pair at such a gap counts twice; with the seed for 12 on the multiples of 9
+    # and no free table, nothing can hold them once as partners
+    assert whist.free_gaps(99, [1, 89], 9) == (4, 0)
+    # G = <10>: 10 = -1 (mod 11) and 1 (mod 9) keeps the multiples of 9 and of 11: 9 gaps,
+    # more than the 5 partner gaps of 3 free tables (one pair is infinity's)
+    assert whist.free_gaps(99, [1, 10]) == (9, 0)
+    options = whist.backtrack_options(99, {12: stored(12), 4: stored(4)}, max_free=10)
+    assert (89, 12, 0, 0, 11) not in options and (10, None, 1, 3, 11) not in options
+    assert (37, None, 2, 5, 4) in options  # G = <37> moves every gap but the multiples of 11
+    assert whist.free_gaps(39, [1, 16, 22], 13) == (0, 0)
