@@ -61,6 +61,15 @@ gaps (F = (k + 1) / 2) were exhausted without a seed every time tried (M = 19, 3
 67); F = 5 with k = 3 works (M = 31, 43). For M = 67, G = <9> (k = 11) with 2 free orbits
 (F = 6, one base table): all 15 layouts exhausted, no seed; G = <29> (k = 3) with 6 free
 orbits (F = 5) found none in 55 minutes, nor did M = 79, G = <8> (k = 13, F = 7) in 30.
+
+M = 99 = 9 x 11 rules out most groups before any search (`free_gaps`, and the residues
+mod 3): G = <4> (order 15) moves the units in orbits of 15, but a base table of units
+needs all six differences to be units, and two of its four residues agree mod 3; G = <34>
+(order 3) keeps every multiple of 3 as a gap, and again two residues of every table agree
+mod 3; G = <89> and <10> (order 2) and <19> (order 10, holding 10) keep gaps up to sign
+that only free tables may hold. G = <37> (order 5, fixing the multiples of 11) is left:
+a base table needs four residues distinct mod 11, and the free tables the gaps 11, 22,
+33, 44.
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ def stored(P):
 # for mirror tables by the squares of the gaps and its multiplier layouts ran out of time too.
 # The plain search with repair (whist.search) found 48 and 60 (47 and 59 have no multiplier);
 # on 68 and 72 it ran 15-40 minutes without a seed (benchmarks/results/whist_seeds.md).
+# For 100 only G = <37> is left among the multiplier groups (see the module docstring);
+# its layouts found nothing in the minutes tried (benchmarks/results/whist_seeds.md).
 MISSING_UP_TO_100 = [68, 72, 80, 84, 100]
 
 
