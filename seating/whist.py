@@ -61,6 +61,9 @@ gaps (F = (k + 1) / 2) were exhausted without a seed every time tried (M = 19, 3
 67); F = 5 with k = 3 works (M = 31, 43). For M = 67, G = <9> (k = 11) with 2 free orbits
 (F = 6, one base table): all 15 layouts exhausted, no seed; G = <29> (k = 3) with 6 free
 orbits (F = 5) found none in 55 minutes, nor did M = 79, G = <8> (k = 13, F = 7) in 30.
+For M = 71, G = <20> (k = 7) with 2 free orbits (F = 4, two base tables): all 45 layouts
+exhausted (7 to 117 s each), no seed; G = <5> (k = 5, F = 3) exhausted none of 14 layouts
+in 26 minutes.
 
 M = 99 = 9 x 11 rules out most groups before any search (`free_gaps`, and the residues
 mod 3): G = <4> (order 15) moves the units in orbits of 15, but a base table of units
