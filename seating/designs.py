@@ -19,6 +19,17 @@ where a list of games is packed into rounds). The constructions, and what each p
   vector never repeat a meeting: a partial line spread of PG(n - 1, 2) (`binary_planes`).
   For n = 5 the largest has 9 lines (31 points, 3 a line, and no spread of PG(4, 2)), so
   32 players x 9 rounds, the social golfers' 8-4-9, come with no repeat meeting.
+* Lifted planes of AG(4, 2), 32 players x 10 rounds at tables of 4 (the social golfers'
+  8-4-10, the bound: everyone meets 30 of the other 31), no pair twice (`lifted_planes`).
+  Ten lines of PG(3, 2) that hold every point exactly twice give ten parallel classes of
+  planes of the 16 points in which every pair of points lies in exactly two planes. Point x
+  becomes players 2x and 2x + 1; a plane C becomes the tables {2x + s(x)} and
+  {2x + 1 - s(x)} (x in C) for a sign s: C -> {0, 1}. Players 2x + a and 2y + b then meet
+  at C exactly when s(x) + s(y) = a + b (mod 2), so each of the four pairs over x, y meets
+  once when the two planes holding x and y give s(x) + s(y) different values: one linear
+  equation over GF(2) per pair of points, 120 in all on 160 signs. The covers are searched
+  in a fixed order and the first whose equations are consistent is taken. Players 2x and
+  2x + 1 never meet.
 * Kirkman triple systems KTS(v), v = 3 (mod 6): (v - 1)/2 rounds at tables of 3, every pair
   exactly once (`kirkman`). Resolvable quadruple systems (v, 4, 1) for v = 3q + 1,
   q = 1 (mod 4) a prime power: (v - 1)/3 rounds at tables of 4, every pair exactly once
@@ -594,6 +605,103 @@ def pack_games(games) -> np.ndarray:
     return rounds_to_plan(rounds)
 
 
+def _plane_lines() -> list[tuple[int, int, int]]:
+    """The 35 lines {a, b, a^b} of PG(3, 2), points 1..15 as 4-bit numbers, in order."""
+    return sorted({tuple(sorted((a, b, a ^ b))) for a in range(1, 16) for b in range(a + 1, 16)})
+
+
+def _double_covers(lines: list[tuple[int, int, int]]):
+    """Sets of 10 lines holding every point of PG(3, 2) exactly twice, in a fixed order
+    (the first point held fewer than twice is covered next, by lines in increasing order)."""
+    count = [0] * 16
+    chosen: list[int] = []
+
+    def extend(start: int):
+        point = next((p for p in range(1, 16) if count[p] < 2), None)
+        if point is None:
+            yield list(chosen)
+            return
+        for i in range(start, len(lines)):
+            line = lines[i]
+            if point not in line or any(count[p] >= 2 for p in line):
+                continue
+            chosen.append(i)
+            for p in line:
+                count[p] += 1
+            yield from extend(i + 1)
+            chosen.pop()
+            for p in line:
+                count[p] -= 1
+
+    yield from extend(0)
+
+
+def _gf2_solve(rows: list[int], nvars: int) -> list[int] | None:
+    """A solution of the linear system over GF(2) (row bit i = variable i, bit nvars = the
+    right-hand side), free variables 0; None if it is inconsistent."""
+    pivots: list[tuple[int, int]] = []  # (pivot bit, reduced row)
+    for row in rows:
+        for bit, prow in pivots:
+            if row >> bit & 1:
+                row ^= prow
+        low = row & ((1 << nvars) - 1)
+        if low == 0:
+            if row:
+                return None  # 0 = 1
+            continue
+        bit = low.bit_length() - 1
+        pivots = [(b, r ^ row if r >> bit & 1 else r) for b, r in pivots]
+        pivots.append((bit, row))
+    value = [0] * nvars
+    for bit, row in pivots:
+        value[bit] = row >> nvars & 1  # every other bit of a reduced row is a free variable
+    return value
+
+
+@cache
+def _lifted_planes() -> np.ndarray:
+    lines = _plane_lines()
+    for cover in _double_covers(lines):
+        planes = []  # the cosets of each chosen subspace, one round after another
+        for i in cover:
+            a, b, c = lines[i]
+            seated: set[int] = set()
+            for x in range(16):
+                if x not in seated:
+                    plane = sorted({x, x ^ a, x ^ b, x ^ c})
+                    seated.update(plane)
+                    planes.append(plane)
+        sign = {(n, x): 4 * n + j for n, plane in enumerate(planes) for j, x in enumerate(plane)}
+        holding: dict[tuple[int, int], list[int]] = {}
+        for n, plane in enumerate(planes):
+            for x, y in combinations(plane, 2):
+                holding.setdefault((x, y), []).append(n)
+        nvars = 4 * len(planes)
+        rows = []
+        for (x, y), (n, m) in holding.items():
+            rows.append((1 << sign[n, x]) ^ (1 << sign[n, y]) ^ (1 << sign[m, x])
+                        ^ (1 << sign[m, y]) ^ (1 << nvars))
+        value = _gf2_solve(rows, nvars)
+        if value is None:
+            continue
+        rounds = []
+        for r in range(len(cover)):
+            tables = []
+            for n in range(4 * r, 4 * r + 4):
+                s = [value[sign[n, x]] for x in planes[n]]
+                tables.append([2 * x + v for x, v in zip(planes[n], s)])
+                tables.append([2 * x + 1 - v for x, v in zip(planes[n], s)])
+            rounds.append(tables)
+        return np.array(rounds, dtype=np.int64)
+    raise AssertionError("no double cover of PG(3, 2) has consistent signs")
+
+
+def lifted_planes() -> np.ndarray:
+    """32 players x 10 rounds at tables of 4 with no pair meeting twice, from planes of
+    AG(4, 2) lifted by signs (see the module text); players 2x and 2x + 1 never meet."""
+    return _lifted_planes().copy()
+
+
 def rounds_to_plan(rounds) -> np.ndarray:
     """plan[round, table, seat] from nested lists; short tables and rounds padded with -1."""
     tables = max((len(r) for r in rounds), default=0)
@@ -647,6 +755,7 @@ def designs_for(players: int, table_size: int) -> list[Design]:
             found.append(Design(f"resolvable (v, 4, 1) design, v = 3*{q} + 1", q,
                                 resolvable_quadruples(v)))
     if k == 4 and v == 32:  # for 128 players (n = 7) the line search finds too few lines
+        found.append(Design("lifted planes of AG(4, 2)", 10, lifted_planes()))
         planes = binary_planes(5)
         found.append(Design("disjoint planes of AG(5, 2)", len(planes), planes))
     h = dutch_first_repeat(v, k)

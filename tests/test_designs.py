@@ -4,6 +4,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seating import designs
 from seating.check import meetings, recount
@@ -234,7 +236,7 @@ def test_dutch_winds_and_tables():
     (16, 5, 4, "affine"), (64, 14, 4, "affine"), (28, 9, 4, "resolvable"),
     (40, 13, 4, "resolvable"), (25, 6, 5, "affine"), (27, 13, 3, "affine"),
     (15, 7, 3, "Kirkman"), (21, 10, 3, "Kirkman"), (200, 14, 4, "Dutch"), (44, 11, 4, "Dutch"),
-    (32, 9, 4, "disjoint planes"),
+    (32, 9, 4, "lifted planes"), (32, 10, 4, "lifted planes"),
 ])
 def test_design_for(players, hanchans, size, name):
     plan = designs.design_for(players, hanchans, size)
@@ -260,21 +262,57 @@ def test_disjoint_planes_of_ag_5_2_are_the_golfers_8_4_9():
     assert unmet == set(range(1, 32)) - set(points)
 
 
+def test_lifted_planes_are_the_golfers_8_4_10():
+    """32 players x 10 rounds (the bound) with nobody meeting twice: everyone meets 30 of
+    the other 31, all but their twin 2x <-> 2x + 1, recounted from the plan."""
+    plan = designs.lifted_planes()
+    assert plan.shape == (10, 8, 4)
+    assert_rounds(plan, 32)
+    m = meetings(plan, 32)
+    assert m.max() == 1
+    unmet = {(a, b) for a in range(32) for b in range(a + 1, 32) if m[a, b] == 0}
+    assert unmet == {(2 * x, 2 * x + 1) for x in range(16)}
+    # the ten subspaces behind it hold every nonzero vector of GF(2)^4 exactly twice
+    lines = designs._plane_lines()
+    cover = next(designs._double_covers(lines))
+    assert sorted(p for i in cover for p in lines[i]) == sorted(list(range(1, 16)) * 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 7).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(0, 2 ** (n + 1) - 1), max_size=9))))
+def test_gf2_solve_finds_a_solution_exactly_when_there_is_one(system):
+    """Checked against trying every assignment of the (at most 7) variables."""
+    n, rows = system
+
+    def holds(value, row):
+        lhs = sum(value[i] for i in range(n) if row >> i & 1) % 2
+        return lhs == (row >> n & 1)
+
+    solvable = any(all(holds([a >> i & 1 for i in range(n)], r) for r in rows)
+                   for a in range(2**n))
+    value = designs._gf2_solve(rows, n)
+    assert (value is not None) == solvable
+    if value is not None:
+        assert all(holds(value, r) for r in rows)
+
+
 def test_draft_from_a_design_too_short_is_finished_greedily():
     from seating.draft import from_design
 
     country = np.arange(32)
-    plan, how = from_design(country, 10, (5, 5), 4, seed=1)
-    assert how == "disjoint planes of AG(5, 2) for hanchans 1-9, then greedy"
-    assert plan.shape == (10, 8, 4)
+    plan, how = from_design(country, 11, (5, 6), 4, seed=1)
+    assert how == "lifted planes of AG(4, 2) for hanchans 1-10, then greedy"
+    assert plan.shape == (11, 8, 4)
     assert_rounds(plan, 32)
-    assert meetings(plan[:9], 32).max() == 1
-    # the 4 x 32 / 2 = 64 pairs the planes leave unmet: the greedy tenth round takes as many
-    # as it can, so fewer than half of its 48 meetings repeat
+    assert meetings(plan[:10], 32).max() == 1
+    # after 10 rounds only the 16 twins are unmet, at most two of them at a table: the
+    # greedy eleventh round seats two pairs of twins at every table, so 4 of each table's
+    # 6 meetings repeat
     m = meetings(plan, 32)
     repeats = int(np.triu(m - 1, 1).clip(0).sum())
-    assert 0 < repeats < 24 and m.max() == 2
-    assert from_design(country, 19, (5, 5, 5, 4), 4, seed=1) is None  # 9 < 19 / 2
+    assert repeats == 32 and m.max() == 2
+    assert from_design(country, 21, (5, 5, 5, 6), 4, seed=1) is None  # 10 < 21 / 2
 
 
 def test_runs_are_ranked_by_meetings_before_planned_winds():
@@ -299,6 +337,6 @@ def test_runs_are_ranked_by_meetings_before_planned_winds():
 
 
 @pytest.mark.parametrize("players, hanchans, size", [
-    (32, 10, 4), (16, 6, 4), (120, 11, 4), (200, 26, 4), (30, 5, 4), (24, 3, 4), (27, 14, 3)])
+    (32, 11, 4), (16, 6, 4), (120, 11, 4), (200, 26, 4), (30, 5, 4), (24, 3, 4), (27, 14, 3)])
 def test_design_for_none_when_nothing_fits(players, hanchans, size):
     assert designs.design_for(players, hanchans, size) is None

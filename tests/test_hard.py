@@ -120,15 +120,18 @@ def test_a_few_hanchans_too_many_meets_nobody_three_times(schema):
     assert fig["table_max_visits"] <= 3
 
 
-def test_social_golfers_32_x_9_meet_nobody_twice(schema):
-    """32 players x 9 hanchans at tables of 4 (the shared golfers instance): the draft takes
-    the 9 disjoint planes of AG(5, 2) by itself, so no pair meets twice (the greedy draft
-    and search kept 20 repeat meetings), and the wind stage seats the planes validly."""
+@pytest.mark.parametrize("hanchans, days", [(9, [5, 4]), (10, [5, 5])])
+def test_social_golfers_32_meet_nobody_twice(schema, hanchans, days):
+    """32 players at tables of 4 over 9 hanchans (the shared golfers instance) and over 10,
+    the bound: the draft takes the lifted planes of AG(4, 2) by itself, so no pair meets
+    twice (the greedy draft and search kept 20 repeat meetings over 9 hanchans, and the 9
+    disjoint planes of AG(5, 2) with a greedy tenth round 16 over 10), and the wind stage
+    seats them validly."""
     from seating.draft import design_fits, first_plan
 
-    event = one_each(schema, 32, 9, [5, 4])
+    event = one_each(schema, 32, hanchans, days)
     assert design_fits(event)
-    assert "AG(5, 2)" in first_plan(event)[1]
+    assert first_plan(event)[1].startswith("lifted planes of AG(4, 2)")
     seating, _ = plan(event)
     fig = recount(event, seating)
     assert fig["repeat_meetings"] == 0
