@@ -8,8 +8,8 @@ benchmarks/data/golfers-32x10.yaml (the same with a tenth round) with seating.co
 the default search settings, once per seed, and recounts each seating with
 seating.check.recount. The draft is what the workflow's first run takes for the config as
 given (seating.draft.first_plan; the column "draft" names it): for 32 players at tables of 4
-that is the 9 rounds of disjoint planes of AG(5, 2) (seating.draft.design_fits), for 32 x 10
-with a greedy tenth. Where the draft is greedy and a design fits, the run that
+that is the lifted planes of AG(4, 2), 10 rounds with no pair twice
+(seating.draft.design_fits). Where the draft is greedy and a design fits, the run that
 `search.design_start: true` adds is measured too. A solution has repeat_meetings == 0 (no
 pair meets twice). Prints every run and the best per instance (fewest repeat meetings, then
 fastest), as the workflow keeps the best run.

@@ -288,13 +288,13 @@ def seat_keys(event, plan: np.ndarray) -> np.ndarray:
 def design_fits(event) -> bool:
     """Whether the draft starts from a design without being asked: every delegation has one
     place, repeat meetings can be avoided (not seats_free), a design other than a Dutch
-    cycle (an affine geometry, a Kirkman or resolvable design, disjoint planes of AG(5, 2))
+    cycle (an affine geometry, a Kirkman or resolvable design, lifted planes of AG(4, 2))
     has repeat-free rounds for at least half the hanchans (as from_design takes them), and
     the field is small enough for the wind stage to seat any grouping exactly
     (winds.EXACT_VARIABLES). Such a design meets the two highest rules for its rounds at
     once, where the search stalls near the limit of repeat-free play: from the greedy
     draft, 32 places over 9 hanchans at tables of 4 kept 20 repeat meetings and over 10
-    hanchans 39; from the 9 disjoint planes of AG(5, 2), 0 and 16. Larger fields keep the
+    hanchans 39; from the lifted planes of AG(4, 2), 0 and 0. Larger fields keep the
     greedy draft, whose seats keep every wind rule (a design's groups may have no valid
     winds: 160 places over 14 hanchans from a resolvable design broke 8 players' wind
     counts, where the greedy draft breaks none)."""
