@@ -215,13 +215,31 @@ def affine_geometry(q: int, dims: int = 2) -> np.ndarray:
     return np.array(rounds, dtype=np.int64)
 
 
+def _lines(n: int) -> list[tuple[int, int, int]]:
+    """The lines {a, b, a^b} of PG(n - 1, 2), points 1..2^n - 1 as n-bit numbers, in order."""
+    points = range(1, 2**n)
+    return sorted({tuple(sorted((a, b, a ^ b))) for a in points for b in points if a < b})
+
+
+def _cosets(a: int, b: int, n: int) -> list[list[int]]:
+    """The planes {x, x^a, x^b, x^a^b} of AG(n, 2) parallel to the subspace {0, a, b, a^b},
+    each started at its smallest point, in order."""
+    seated = np.zeros(2**n, dtype=bool)
+    planes = []
+    for x in range(2**n):
+        if not seated[x]:
+            plane = [x, x ^ a, x ^ b, x ^ a ^ b]
+            seated[plane] = True
+            planes.append(plane)
+    return planes
+
+
 def _disjoint_lines(n: int, nodes: int = 200_000) -> list[tuple[int, int, int]]:
     """A largest partial line spread of PG(n - 1, 2) that a depth-first search finds within
     `nodes` steps: lines {a, b, a^b} of nonzero n-bit vectors, pairwise disjoint. Lines are
     tried in numeric order, so the result is the same on every run."""
     points = range(1, 2**n)
-    lines = sorted({tuple(sorted((a, b, a ^ b))) for a in points for b in points
-                    if a < b and (a ^ b) not in (a, b)})
+    lines = _lines(n)
     target = (2**n - 1) // 3 - (1 if n % 2 else 0)  # the largest possible for n >= 4
     best: list[tuple[int, int, int]] = []
     chosen: list[tuple[int, int, int]] = []
@@ -263,17 +281,7 @@ def binary_planes(n: int) -> np.ndarray:
     """Rounds of 2^n players at tables of 4 from pairwise disjoint lines of PG(n - 1, 2):
     line {a, b, a^b} gives the round of cosets {x, x^a, x^b, x^a^b}, each started at its
     smallest player. No pair meets twice (see the module text)."""
-    rounds = []
-    for a, b, _ in _disjoint_lines(n):
-        seated = np.zeros(2**n, dtype=bool)
-        tables = []
-        for x in range(2**n):
-            if not seated[x]:
-                table = [x, x ^ a, x ^ b, x ^ a ^ b]
-                seated[table] = True
-                tables.append(table)
-        rounds.append(tables)
-    return np.array(rounds, dtype=np.int64)
+    return np.array([_cosets(a, b, n) for a, b, _ in _disjoint_lines(n)], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------
@@ -605,11 +613,6 @@ def pack_games(games) -> np.ndarray:
     return rounds_to_plan(rounds)
 
 
-def _plane_lines() -> list[tuple[int, int, int]]:
-    """The 35 lines {a, b, a^b} of PG(3, 2), points 1..15 as 4-bit numbers, in order."""
-    return sorted({tuple(sorted((a, b, a ^ b))) for a in range(1, 16) for b in range(a + 1, 16)})
-
-
 def _double_covers(lines: list[tuple[int, int, int]]):
     """Sets of 10 lines holding every point of PG(3, 2) exactly twice, in a fixed order
     (the first point held fewer than twice is covered next, by lines in increasing order)."""
@@ -660,17 +663,10 @@ def _gf2_solve(rows: list[int], nvars: int) -> list[int] | None:
 
 @cache
 def _lifted_planes() -> np.ndarray:
-    lines = _plane_lines()
+    lines = _lines(4)
     for cover in _double_covers(lines):
-        planes = []  # the cosets of each chosen subspace, one round after another
-        for i in cover:
-            a, b, c = lines[i]
-            seated: set[int] = set()
-            for x in range(16):
-                if x not in seated:
-                    plane = sorted({x, x ^ a, x ^ b, x ^ c})
-                    seated.update(plane)
-                    planes.append(plane)
+        # the planes of each chosen subspace, one round after another
+        planes = [sorted(plane) for i in cover for plane in _cosets(*lines[i][:2], 4)]
         sign = {(n, x): 4 * n + j for n, plane in enumerate(planes) for j, x in enumerate(plane)}
         holding: dict[tuple[int, int], list[int]] = {}
         for n, plane in enumerate(planes):

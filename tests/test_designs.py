@@ -273,7 +273,7 @@ def test_lifted_planes_are_the_golfers_8_4_10():
     unmet = {(a, b) for a in range(32) for b in range(a + 1, 32) if m[a, b] == 0}
     assert unmet == {(2 * x, 2 * x + 1) for x in range(16)}
     # the ten subspaces behind it hold every nonzero vector of GF(2)^4 exactly twice
-    lines = designs._plane_lines()
+    lines = designs._lines(4)
     cover = next(designs._double_covers(lines))
     assert sorted(p for i in cover for p in lines[i]) == sorted(list(range(1, 16)) * 2)
 
