@@ -34,4 +34,4 @@ def main(smk):
         f"claims {held}/{len(facts['expectations'])} hold")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

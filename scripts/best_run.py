@@ -40,4 +40,4 @@ def main(smk):
             + ("  <- kept" if run == best else ""))
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

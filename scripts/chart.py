@@ -36,4 +36,4 @@ def main(smk):
     log(f"chart: {event.hanchans} hanchans x {event.tables} tables, chart.csv SHA-256 {digest}")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

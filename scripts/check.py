@@ -32,4 +32,4 @@ def main(smk):
         f"{figures['back_to_back_country']}")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

@@ -37,4 +37,4 @@ def main(smk):
         + ", ".join(f"{k} {v['players']}" for k, v in summary["size_classes"].items()))
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

@@ -28,4 +28,4 @@ def main(smk):
         f"{summary['compatriot_meetings']} compatriot meetings")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

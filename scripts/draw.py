@@ -71,4 +71,4 @@ def stop(log, message: str):
     raise SystemExit(1)
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

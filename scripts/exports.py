@@ -38,4 +38,4 @@ def main(smk):
     log(f"exports: {event.hanchans} hanchans, {event.tables} tables; numbers: {numbering}")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

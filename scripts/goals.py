@@ -18,4 +18,4 @@ def main(smk):
     io.write_json(smk.output.summary, summary)
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

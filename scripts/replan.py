@@ -42,4 +42,4 @@ def main(smk):
         f"{figures['compatriot_meetings']} compatriot meetings over the whole event")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

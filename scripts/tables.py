@@ -17,4 +17,4 @@ def main(smk):
         f"exact renumbering: {summary['exact_renumbering']}")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

@@ -26,4 +26,4 @@ def main(smk):
     )
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821

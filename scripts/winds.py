@@ -16,4 +16,4 @@ def main(smk):
     log(f"winds: {faults} weighted rule breaks left")
 
 
-main(snakemake)  # noqa: F821
+io.run_stage(main, snakemake)  # noqa: F821
