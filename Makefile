@@ -4,7 +4,7 @@
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench slurm clean
 
 $(BIN)/.installed: requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
@@ -24,6 +24,9 @@ test: lint
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/speed.py
+
+slurm: $(BIN)/.installed
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-slurm.txt
 
 clean:
 	rm -rf results .snakemake
