@@ -2,6 +2,7 @@
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 from itertools import combinations
@@ -97,6 +98,22 @@ def test_auditor_reruns_one_stage(small_run):
     done = snakemake(work, "--configfile", str(DATA / "small.yaml"), "--forcerun", "goals")
     assert done.returncode == 0, done.stderr[-3000:]
     assert (small_run / "04_goals" / "groups.csv").read_bytes() == before
+
+
+def test_a_stage_that_fails_stops_the_run(small_run, tmp_path):
+    """A stage script that raises (here: its input file cut short) ends the run with exit
+    status != 0, its error on the terminal and no output of that stage kept (the scripts
+    leave through io.run_stage, which skips the teardown only after main has returned)."""
+    work = tmp_path / "copy"
+    shutil.copytree(small_run.parent.parent, work, symlinks=True)
+    results = work / "results" / "small-64"
+    cut = results / "03_swaps" / "run0" / "groups.csv"
+    cut.write_text(cut.read_text().splitlines()[0] + "\n")  # the header only
+    done = snakemake(work, "--configfile", str(DATA / "small.yaml"), "--forcerun", "goals")
+    assert done.returncode != 0
+    assert "03_swaps/run0/groups.csv: some seats are empty" in done.stderr
+    assert "non-zero exit status 1" in done.stderr
+    assert not (results / "04_goals" / "run0" / "groups.csv").exists()
 
 
 def test_bad_config_stops_with_one_line(tmp_path):
