@@ -26,12 +26,15 @@ DRAW_OUTPUTS = [
 ]
 # what `rule all` builds besides the plan: the chart and exports, and the draw if configured
 PUBLISH_OUTPUTS = CHART_OUTPUTS + EXPORT_OUTPUTS + (DRAW_OUTPUTS if DRAW else [])
+# the plan these rules read: the tables stage's seating.csv, the very bytes `publish` copies
+# to results/<event>/seating.csv; reading it here builds the chart while the check runs
+PLAN = stage(6, "tables", "seating.csv")
 
 
 rule chart:
     """The seating chart for numbered places, its SHA-256 and the sheets for each table."""
     input:
-        seating=f"{OUT}/seating.csv",
+        seating=PLAN,
         chart_template=f"{TEMPLATES}/chart.html.j2",
         sheets_template=f"{TEMPLATES}/sheets.html.j2",
     output:
@@ -52,7 +55,7 @@ if DRAW:
     rule draw:
         """The live draw: players to their country's places, schedule cards, named sheets."""
         input:
-            seating=f"{OUT}/seating.csv",
+            seating=PLAN,
             chart=rules.chart.output.chart,
             sha256=rules.chart.output.sha256,
             roster=DRAW["roster"],
@@ -75,7 +78,7 @@ if DRAW:
 rule exports:
     """Pantheon's prescripted seating, grid and table CSVs, player numbers, the plan as JSON."""
     input:
-        seating=f"{OUT}/seating.csv",
+        seating=PLAN,
         chart=rules.chart.output.chart,
         draw=DRAW_OUTPUTS[0] if DRAW else [],
         record=DRAW_OUTPUTS[1] if DRAW else [],
