@@ -65,6 +65,18 @@ For M = 71, G = <20> (k = 7) with 2 free orbits (F = 4, two base tables): all 45
 exhausted (7 to 117 s each), no seed; G = <5> (k = 5, F = 3) exhausted none of 14 layouts
 in 26 minutes.
 
+Starter first (tried outside the package, not kept): infinity partners 0, the other
+partner pairs are a random starter of Z_M (every gap once), and the pairs are then matched
+into tables exactly (every opponent gap twice) by HiGHS (scipy's milp), CP-SAT or a
+depth-first search taking the most constrained gap first. Most starters have no such
+matching (29 of 30 at M = 27, 16 of 18 at M = 43, 2 of 3 at M = 51, proven), and the
+depth-first tree grows about 30 times for every 8 added to M: one starter took 1.1-1.5 s at
+M = 43, 48-59 s at M = 51, and was not settled in 3e7 nodes at M = 59. At M = 67, 57
+starters (tabu search over the matching, with exact repair of 12 tables near the end, or
+the depth-first search) ended without a seed in 30 minutes, the closest at cost 2 (as the
+plain search); at M = 99, 20 starters in 21 minutes, the closest at cost 6. HiGHS and CP-SAT
+already timed out at M = 43.
+
 M = 99 = 9 x 11 rules out most groups before any search (`free_gaps`, and the residues
 mod 3): G = <4> (order 15) moves the units in orbits of 15, but a base table of units
 needs all six differences to be units, and two of its four residues agree mod 3; G = <34>
