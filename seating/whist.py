@@ -40,7 +40,12 @@ element of its orbit. Seats not in a slot are fixed (a smaller seed scaled up).
   [x, -x | y, -y], whose opponent gaps x - y and x + y come twice each by themselves.
   With g a prime = 1 (mod 4) this is the spec's construction. When M is prime no q exists,
   and mirror tables alone cannot work: the sum of the squared gaps of the opponent pairs
-  would force the infinity table's gap to be 0 (mod M).
+  would force the infinity table's gap to be 0 (mod M). Mirror tables with two or three
+  free tables holding infinity, 0 and three or five +-pairs +-r fail the same way (measured,
+  not proven): half the sum of the squared opponent gaps of the free tables, minus twice the
+  sum of the r^2, must be 0 (mod M), and it was a quadratic non-residue in every layout whose
+  free tables had their own gap counts right (all of them, up to a multiplier, for two free
+  tables at M = 19 to 67; about 300 each for three at M = 31, 43 and 67).
 * multiplier: a multiplier m of odd order k (m^k = 1 mod M) moves every table to k tables
   [m^j a, m^j b | m^j c, m^j e]; the residues fixed by m (multiples of M/q, q = gcd(m - 1, M))
   hold a seed for q + 1 players scaled by M/q. The spec's 124-player seed is of this kind
