@@ -7,7 +7,10 @@ seats one place of each planned wind (the seat key), so the winds of stage 5 are
 exist. Pairs that must meet again are taken only when no fresh pair is left; stage 3
 removes them. `first_plan` chooses the draft: a design when asked (search.design_start), a
 complete design repeated, or this greedy draft, with seats free when repeat meetings are
-unavoidable (`seats_free`).
+unavoidable (`seats_free`). When the event has several areas and no area search finds
+areas for the greedy draft's groups (tables.areas_fit), the draft is made again over area
+patterns (tables.area_patterns): every table of an area is filled from the places that
+pattern puts in that area in that hanchan.
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ def _set(bits, p, on):
 
 
 @njit(cache=True)
-def _fill_hanchan(h, plan, key, met, fresh, S, sample):
-    """Fill every table of hanchan h; a table is filled pair by pair (then a single)."""
+def _fill_hanchan(h, plan, key, area, group_area, met, fresh, S, sample):
+    """Fill every table of hanchan h; a table is filled pair by pair (then a single), from
+    places whose area in this hanchan (area[h, p]) is the table's (group_area[h, g])."""
     G = plan.shape[1]
     P = met.shape[0]
     W = fresh.shape[1]
@@ -63,7 +67,8 @@ def _fill_hanchan(h, plan, key, met, fresh, S, sample):
         while n < S:
             nc = 0
             for p in range(P):
-                if not seated[p] and (key[h, p] < 0 or not used_keys[key[h, p]]):
+                if not seated[p] and (key[h, p] < 0 or not used_keys[key[h, p]]) and (
+                        area[h, p] == group_area[h, g]):
                     cand[nc] = p
                     nc += 1
             best_a = -1
@@ -137,7 +142,7 @@ def _fill_hanchan(h, plan, key, met, fresh, S, sample):
 
 
 @njit(cache=True)
-def _draft(plan, key, movable, met, S, seed, sample):
+def _draft(plan, key, area, group_area, movable, met, S, seed, sample):
     np.random.seed(seed)
     H = plan.shape[0]
     P = met.shape[0]
@@ -161,7 +166,7 @@ def _draft(plan, key, movable, met, S, seed, sample):
                         _set(fresh[a], b, False)
     for h in range(H):
         if movable[h]:
-            _fill_hanchan(h, plan, key, met, fresh, S, sample)
+            _fill_hanchan(h, plan, key, area, group_area, met, fresh, S, sample)
     return plan
 
 
@@ -173,11 +178,15 @@ def draft(
     given: np.ndarray | None = None,
     movable: np.ndarray | None = None,
     sample: int = 64,
+    area: np.ndarray | None = None,
+    group_area: np.ndarray | None = None,
 ) -> np.ndarray:
     """Greedy plan[hanchan, group, seat] for places 0..P-1.
 
     key[h, p] is the seat (planned wind) of place p in hanchan h, or -1 for free seats.
     given/movable: hanchans with movable False are copied from `given` and left alone.
+    area/group_area: with area patterns (tables.area_patterns), group g of hanchan h seats
+    only places p with area[h, p] == group_area[h, g].
     """
     country = np.asarray(country)
     hanchans, players = key.shape
@@ -189,7 +198,11 @@ def draft(
         movable = np.ones(hanchans, dtype=np.bool_)
     if given is not None:
         plan[~movable] = given[~movable]
-    return _draft(plan, np.asarray(key, dtype=np.int64), np.asarray(movable, dtype=np.bool_),
+    if area is None:
+        area = np.zeros((hanchans, players), dtype=np.int64)
+        group_area = np.zeros((hanchans, groups), dtype=np.int64)
+    return _draft(plan, np.asarray(key, dtype=np.int64), np.asarray(area, dtype=np.int64),
+                  np.asarray(group_area, dtype=np.int64), np.asarray(movable, dtype=np.bool_),
                   met, table_size, seed, sample)
 
 
@@ -278,11 +291,22 @@ def seats_free(event) -> bool:
 
 def seat_keys(event, plan: np.ndarray) -> np.ndarray:
     """Seat key of every place in every hanchan for the search: its seat (planned wind),
-    or -1 everywhere when seats are free (seats_free)."""
+    plus table_size x its area when the plan was drafted over area patterns
+    (tables.pattern_areas), or -1 everywhere when seats are free (seats_free). A swap
+    exchanges places with the same key."""
     from .io import keys_of
+    from .tables import pattern_areas
 
     keys = keys_of(plan)
-    return np.full_like(keys, -1) if seats_free(event) else keys
+    if seats_free(event):
+        return np.full_like(keys, -1)
+    area = pattern_areas(event, plan)
+    if area is not None:  # drafted over area patterns: swaps keep every place's area too
+        H, G, S = plan.shape
+        where = np.empty_like(keys)
+        where[np.arange(H)[:, None], plan.reshape(H, -1)] = np.repeat(area, S, axis=1)
+        keys = keys + S * where
+    return keys
 
 
 def design_fits(event) -> bool:
@@ -325,6 +349,7 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     spread (cycled_design). Else the greedy draft, over valid wind patterns, or with free
     seats (seats_free).
     """
+    from .tables import area_patterns, areas_fit
     from .winds import choose_patterns
 
     country, hanchans, size, seed = (event.country_of, event.hanchans, event.table_size,
@@ -340,4 +365,11 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
         return draft(country, free, size, seed + 2), "greedy (Triska & Musliu), seats free"
     patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
     plan = draft(country, patterns.T.copy(), size, seed + 2)
+    if len(event.areas) > 1 and not areas_fit(event, plan):
+        # the area shares leave these groups no area choice: build the groups for the
+        # areas, every table from places given its area in that hanchan
+        place_area, _ = area_patterns(event, patterns.T.copy(), seed + 3)
+        plan = draft(country, patterns.T.copy(), size, seed + 2, area=place_area,
+                     group_area=event.area_at)
+        return plan, "greedy (Triska & Musliu) over valid wind and area patterns"
     return plan, "greedy (Triska & Musliu) over valid wind patterns"

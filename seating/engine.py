@@ -886,7 +886,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                 # a single swap, and (seats keyed by wind) x's and y's tables also exchanging
                 # the places of one more wind
                 for k2 in range(-1, S if key[h, x] >= 0 else 0):
-                    if k2 >= 0 and k2 == key[h, x]:
+                    if k2 >= 0 and k2 == pos[h, x] % S:
                         continue
                     x2 = -1 if k2 < 0 else plan[h, gx, k2]
                     y2 = -1 if k2 < 0 else plan[h, gy, k2]
@@ -1871,9 +1871,11 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 # the place of x's wind at the other table (any place when seats are free)
                 y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
                      else plan[h, gy, _below(rng, S)])
+                if key[h, y] != key[h, x]:
+                    continue  # the other table is in another area (area patterns)
             if key[h, x] >= 0 and _unit(rng) < 0.5:
                 k2 = _below(rng, S - 1)
-                if k2 >= key[h, x]:
+                if k2 >= pos[h, x] % S:
                     k2 += 1
                 x2 = plan[h, gx, k2]
                 y2 = plan[h, gy, k2]

@@ -6,7 +6,9 @@ places tabu for a while, and leave dead ends by a few random swaps. It runs unti
 meets an opponent twice and no compatriot meeting beyond the proven minimum is left, or
 until its move budget or time cap. When it leaves repeat meetings that a design avoids (one
 place per country, a design with a repeat-free round for every hanchan; design_restart),
-it searches again from the design and keeps whichever plan has fewer.
+it searches again from the design and keeps whichever plan has fewer. A plan drafted
+over area patterns (seat keys holding the area too) that does not meet the meeting rules
+is searched on with the wind keys alone: the meeting rules outrank the areas.
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
                      time_limit: float, log=print, movable=None) -> tuple[np.ndarray, dict]:
     deadline = time.monotonic() + time_limit
     plan, summary, cost = _search(event, plan, keys, moves, deadline, log, movable)
+    S = event.table_size
+    if keys.max() >= S and not all(summary["reached_bound"].values()):
+        # drafted over area patterns (keys = wind + S x area), but the meeting rules, which
+        # outrank the areas, are not met: search on with the wind keys alone (the tables
+        # stage then chooses the areas for whatever groups result)
+        log("swaps: meeting rules not met with places held to their areas; searching on "
+            "with winds alone")
+        plan, other, cost = _search(event, plan, keys % S, moves, deadline, log, movable)
+        summary = {**other, "moves": summary["moves"] + other["moves"],
+                   "areas_released": True}
     if cost[0] > 0 and movable is None:
         start = design_restart(event)
         if start is not None:

@@ -3,7 +3,9 @@
 With the groups and their winds fixed:
 
 1. Areas. Every player must sit in each area within 1 of its fair share over the event
-   (share = hanchans x the area's part of the tables). Which groups sit in which area in
+   (share = hanchans x the area's part of the tables). Groups drafted over area patterns
+   (`area_patterns`, below) already sit in their tables' areas and keep them
+   (`pattern_areas`). Otherwise which groups sit in which area in
    each hanchan is found by a tabu search on the players off their share (_area_tabu),
    run AREA_STARTS times with other seeds; the run kept has the fewest players off their
    share, then the fewest counts off a day's share, then the fewest players in the same area
@@ -24,6 +26,19 @@ With the groups and their winds fixed:
    all hanchans are renumbered at once by an integer program (_tables_without_repeats),
    each group in the area chosen in step 1 (for a repeat, if that fails, in the area it
    now sits in), and swept again.
+
+Area patterns. With small areas, or shares that leave each player two or three count
+patterns, groups built for the winds alone may admit no area choice at all (then it is an
+exact cover of the players by groups; benchmarks/unseen.py found 6 of 10 random
+multi-area events so, each 1.07-1.32 off a share). So the draft tests its groups
+(`areas_fit`, one short area search) and, if they fail, chooses an area for every place in
+every hanchan first (`area_patterns`: each area gets, of every wind, one place per table;
+every place within its event shares, then its day shares, then as few places as possible
+in the same area twice in a row; no country with more places in an area than the area has
+tables) and seats every table
+from places of its area; the seat keys then hold the area too, so no swap moves a place to
+another area. The meeting rules outrank the areas: if the swap stage cannot meet them
+so, it searches on with the winds alone (seating.swaps).
 """
 
 from __future__ import annotations
@@ -195,6 +210,10 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     Hanchans not movable keep given_area.
     """
     H, G, S = plan.shape
+    if given_area is None and prefer is None and np.all(movable):
+        drafted = pattern_areas(event, plan)
+        if drafted is not None:  # groups built for the areas: each stays in its table's
+            return drafted
     A = len(event.areas)
     area_at = event.area_at
     share, _ = area_shares(event)
@@ -648,3 +667,178 @@ def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, 
                 best_assign[:] = assign
     assign[:] = best_assign
     return best
+
+
+# ----------------------------------------------------------------------------------
+# Area patterns: an area for every place in every hanchan, chosen before the draft
+# ----------------------------------------------------------------------------------
+
+PATTERN_STEPS = 2_000_000  # swaps tried by the area-pattern annealing (0.3 s on 200 x 14)
+
+
+@njit(cache=True)
+def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_hi, steps,
+                    seed, t_hi, t_lo):
+    """Anneal place_area[h, p] by swapping the areas of two places with the same wind in one
+    hanchan (every area keeps one place of each wind per table). Cost: 10^4 per count
+    outside an event share and per place of a country beyond the tables of its area in a
+    hanchan (compatriots there would have to meet), 10 per count outside a day share, 1 per
+    place in the same area as in the hanchan before. Returns (event faults and crowded
+    compatriots, day faults, repeats) of the best."""
+    np.random.seed(seed)
+    H, P = place_area.shape
+    A = lo.shape[0]
+    D = day_lo.shape[0]
+    C = country.max() + 1
+    crowd = np.zeros((H, A, C), dtype=np.int64)
+    for h in range(H):
+        for p in range(P):
+            crowd[h, place_area[h, p], country[p]] += 1
+    count = np.zeros((P, A), dtype=np.int64)
+    day_count = np.zeros((P, D, A), dtype=np.int64)
+    for h in range(H):
+        for p in range(P):
+            count[p, place_area[h, p]] += 1
+            day_count[p, day_of[h], place_area[h, p]] += 1
+    ev = 0
+    dy = 0
+    for p in range(P):
+        for a in range(A):
+            ev += max(count[p, a] - hi[a], lo[a] - count[p, a], 0)
+            for d in range(D):
+                dy += max(day_count[p, d, a] - day_hi[d, a], day_lo[d, a] - day_count[p, d, a], 0)
+    for h in range(H):
+        for a in range(A):
+            for c in range(C):
+                ev += max(crowd[h, a, c] - cap[h, a], 0)
+    rep = 0
+    for h in range(1, H):
+        for p in range(P):
+            rep += place_area[h, p] == place_area[h - 1, p]
+    cost = 10000.0 * ev + 10.0 * dy + rep
+    best = cost
+    best_ev, best_dy, best_rep = ev, dy, rep
+    best_area = place_area.copy()
+    for it in range(steps):
+        temp = t_hi * (t_lo / t_hi) ** (it / steps)
+        h = np.random.randint(H)
+        x = np.random.randint(P)
+        y = np.random.randint(P)
+        ax = place_area[h, x]
+        ay = place_area[h, y]
+        if ax == ay or wind[h, x] != wind[h, y]:
+            continue
+        d = day_of[h]
+        dev = 0
+        ddy = 0
+        drep = 0
+        for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
+            dev += (max(count[u, a_old] - 1 - hi[a_old], lo[a_old] - count[u, a_old] + 1, 0)
+                    - max(count[u, a_old] - hi[a_old], lo[a_old] - count[u, a_old], 0)
+                    + max(count[u, a_new] + 1 - hi[a_new], lo[a_new] - count[u, a_new] - 1, 0)
+                    - max(count[u, a_new] - hi[a_new], lo[a_new] - count[u, a_new], 0))
+            c_old = day_count[u, d, a_old]
+            c_new = day_count[u, d, a_new]
+            ddy += (max(c_old - 1 - day_hi[d, a_old], day_lo[d, a_old] - c_old + 1, 0)
+                    - max(c_old - day_hi[d, a_old], day_lo[d, a_old] - c_old, 0)
+                    + max(c_new + 1 - day_hi[d, a_new], day_lo[d, a_new] - c_new - 1, 0)
+                    - max(c_new - day_hi[d, a_new], day_lo[d, a_new] - c_new, 0))
+            for nb in (h - 1, h + 1):
+                if 0 <= nb < H:
+                    drep += (place_area[nb, u] == a_new) - (place_area[nb, u] == a_old)
+        cx = country[x]
+        cy = country[y]
+        if cx != cy:
+            for (c, a_old, a_new) in ((cx, ax, ay), (cy, ay, ax)):
+                dev += (max(crowd[h, a_old, c] - 1 - cap[h, a_old], 0)
+                        - max(crowd[h, a_old, c] - cap[h, a_old], 0)
+                        + max(crowd[h, a_new, c] + 1 - cap[h, a_new], 0)
+                        - max(crowd[h, a_new, c] - cap[h, a_new], 0))
+        delta = 10000.0 * dev + 10.0 * ddy + drep
+        if delta > 0 and np.random.random() >= np.exp(-delta / temp):
+            continue
+        for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
+            count[u, a_old] -= 1
+            count[u, a_new] += 1
+            day_count[u, d, a_old] -= 1
+            day_count[u, d, a_new] += 1
+            crowd[h, a_old, country[u]] -= 1
+            crowd[h, a_new, country[u]] += 1
+        place_area[h, x] = ay
+        place_area[h, y] = ax
+        ev += dev
+        dy += ddy
+        rep += drep
+        cost += delta
+        if cost < best:
+            best = cost
+            best_ev, best_dy, best_rep = ev, dy, rep
+            best_area[:] = place_area
+    place_area[:] = best_area
+    return best_ev, best_dy, best_rep
+
+
+def area_patterns(event: Event, wind: np.ndarray, seed: int,
+                  steps: int = PATTERN_STEPS) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """place_area[h, p]: the area of every place in every hanchan, for a draft whose tables
+    seat places of one area (one of each wind: wind[h, p]).
+
+    In every hanchan each area gets, of every wind, as many places as it has tables; a
+    place's count in each area is within [floor, ceil] of its share over the event (then,
+    as far as possible, of each day's share), with as few places as possible in the same
+    area twice in a row, and no more places of one country in an area than it has tables
+    in that hanchan. Returns the patterns and their (event faults and crowded compatriots,
+    day faults, same area twice in a row)."""
+    H, P = wind.shape
+    A = len(event.areas)
+    share, day_share = area_shares(event)
+    rng = np.random.default_rng(seed)
+    place_area = np.empty((H, P), dtype=np.int64)
+    for h in range(H):
+        cap = np.bincount(event.area_at[h], minlength=A)
+        for w in np.unique(wind[h]):
+            places = np.nonzero(wind[h] == w)[0]
+            place_area[h, rng.permutation(places)] = np.repeat(np.arange(A), cap)
+    lo = np.floor(share + 1e-9).astype(np.int64)
+    hi = np.ceil(share - 1e-9).astype(np.int64)
+    day_lo = np.floor(day_share + 1e-9).astype(np.int64)
+    day_hi = np.ceil(day_share - 1e-9).astype(np.int64)
+    cap = np.stack([np.bincount(event.area_at[h], minlength=A) for h in range(H)])
+    found = _pattern_anneal(place_area, np.ascontiguousarray(wind, dtype=np.int64),
+                            event.country_of.astype(np.int64), cap.astype(np.int64),
+                            event.day_of.astype(np.int64), lo, hi, day_lo, day_hi, steps,
+                            int(rng.integers(2**31)), 3.0, 0.05)
+    return place_area, tuple(int(v) for v in found)
+
+
+def pattern_areas(event: Event, plan: np.ndarray) -> np.ndarray | None:
+    """The areas of a plan drafted over area patterns: group g of hanchan h in the area of
+    table g (area_at[h, g]), if that keeps every player within [floor, ceil] of each area's
+    share over the event; else None (the groups were not built for the areas)."""
+    if len(event.areas) < 2:
+        return None
+    H, G, S = plan.shape
+    area = event.area_at[:, :G]
+    share, _ = area_shares(event)
+    count = np.zeros((event.players, len(share)), dtype=np.int64)
+    for h in range(H):
+        np.add.at(count, (plan[h].ravel(), np.repeat(area[h], S)), 1)
+    return area.copy() if not _outside(count, share).any() else None
+
+
+def areas_fit(event: Event, plan: np.ndarray, iterations: int = 50_000) -> bool:
+    """Whether a tabu search finds areas for these groups with every player within each
+    area's share (one start; the draft's test of whether groups need area patterns)."""
+    H, G, S = plan.shape
+    A = len(event.areas)
+    share, _ = area_shares(event)
+    rng = np.random.default_rng(event.seed)
+    area = np.stack([rng.permutation(np.repeat(np.arange(A), np.bincount(event.area_at[h],
+                                                                         minlength=A)))
+                     for h in range(H)])
+    lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    faults = _area_tabu(plan, area, np.ones(H, dtype=np.bool_), lo, hi, iterations,
+                        event.seed + 6, AREA_TENURE, np.full((H, G), -1, dtype=np.int64),
+                        1 << 20)
+    return faults == 0
