@@ -367,9 +367,11 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     plan = draft(country, patterns.T.copy(), size, seed + 2)
     if len(event.areas) > 1 and not areas_fit(event, plan):
         # the area shares leave these groups no area choice: build the groups for the
-        # areas, every table from places given its area in that hanchan
-        place_area, _ = area_patterns(event, patterns.T.copy(), seed + 3)
-        plan = draft(country, patterns.T.copy(), size, seed + 2, area=place_area,
-                     group_area=event.area_at)
-        return plan, "greedy (Triska & Musliu) over valid wind and area patterns"
+        # areas, every table from places given its area in that hanchan (unless the
+        # patterns themselves miss a share or crowd compatriots into an area)
+        place_area, (faults, _, _) = area_patterns(event, patterns.T.copy(), seed + 3)
+        if faults == 0:
+            plan = draft(country, patterns.T.copy(), size, seed + 2, area=place_area,
+                         group_area=event.area_at)
+            return plan, "greedy (Triska & Musliu) over valid wind and area patterns"
     return plan, "greedy (Triska & Musliu) over valid wind patterns"
