@@ -200,7 +200,7 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
 
 def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
                  given_area: np.ndarray | None, iterations: int = 200_000,
-                 prefer: np.ndarray | None = None) -> np.ndarray:
+                 prefer: np.ndarray | None = None, starts: int = AREA_STARTS) -> np.ndarray:
     """Area of every group in every hanchan, each player within 1 of its share per area.
 
     The shares leave almost no freedom (on the default event they force exactly 80, 72 and
@@ -243,7 +243,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     start = area.copy()
     best, best_key = area, None
     day_share = area_shares(event)[1]
-    for attempt in range(AREA_ATTEMPTS if prefer is not None else AREA_STARTS):
+    for attempt in range(AREA_ATTEMPTS if prefer is not None else starts):
         # a search that ends with a player off its share starts again with another seed;
         # a new plan takes the best of several searches by the lower area goals too
         area = start.copy()
@@ -815,28 +815,25 @@ def pattern_areas(event: Event, plan: np.ndarray) -> np.ndarray | None:
     share over the event; else None (the groups were not built for the areas)."""
     if len(event.areas) < 2:
         return None
+    area = event.area_at[:, : plan.shape[1]].copy()
+    return None if _off_share(event, plan, area) else area
+
+
+def _off_share(event: Event, plan: np.ndarray, area: np.ndarray) -> bool:
+    """Whether some player of plan[h, g] with group areas area[h, g] is outside [floor,
+    ceil] of an area's share over the event."""
     H, G, S = plan.shape
-    area = event.area_at[:, :G]
     share, _ = area_shares(event)
     count = np.zeros((event.players, len(share)), dtype=np.int64)
     for h in range(H):
         np.add.at(count, (plan[h].ravel(), np.repeat(area[h], S)), 1)
-    return area.copy() if not _outside(count, share).any() else None
+    return bool(_outside(count, share).any())
 
 
 def areas_fit(event: Event, plan: np.ndarray, iterations: int = 50_000) -> bool:
-    """Whether a tabu search finds areas for these groups with every player within each
-    area's share (one start; the draft's test of whether groups need area patterns)."""
-    H, G, S = plan.shape
-    A = len(event.areas)
-    share, _ = area_shares(event)
-    rng = np.random.default_rng(event.seed)
-    area = np.stack([rng.permutation(np.repeat(np.arange(A), np.bincount(event.area_at[h],
-                                                                         minlength=A)))
-                     for h in range(H)])
-    lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
-    hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
-    faults = _area_tabu(plan, area, np.ones(H, dtype=np.bool_), lo, hi, iterations,
-                        event.seed + 6, AREA_TENURE, np.full((H, G), -1, dtype=np.int64),
-                        1 << 20)
-    return faults == 0
+    """Whether the area search finds areas for these groups with every player within each
+    area's share (one start of assign_areas; the draft's test of whether groups need area
+    patterns)."""
+    movable = np.ones(plan.shape[0], dtype=bool)
+    area = assign_areas(event, plan, movable, None, iterations=iterations, starts=1)
+    return not _off_share(event, plan, area)
