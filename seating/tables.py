@@ -44,8 +44,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
-from scipy.sparse import coo_matrix
 
 from .bounds import area_shares
 from .event import Event
@@ -358,6 +356,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     chosen = assign_areas(event, plan, movable, given_area, prefer=None if keep is None else
                           np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
 
+    from scipy.optimize import linear_sum_assignment  # imported here: seat_keys needs none of scipy
+
     def solve(h, keep):
         cost = _player_costs(h, table_of, area_at, share, day_share, day_of)
         group_cost = cost[plan[h]].sum(axis=1) + stay[h]  # (G, T)
@@ -469,6 +469,9 @@ def _tables_without_repeats(plan, assign, movable, area_at):
     table at most once over the event, less the visits of fixed hanchans. Returns the new
     table of every group (or None) and a line on the outcome.
     """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
     H, G, S = plan.shape
     T = area_at.shape[1]
     P = int(plan.max()) + 1
