@@ -443,6 +443,45 @@ def _ctry_add(lst, n, c, step):
 
 
 @kernel
+def _indirect_delta(st, seg, work, n):
+    """The common-opponent entries of the delta of the move evaluate has laid out in work
+    (its members, and their meetings before and after); see evaluate."""
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    mem = vec[0]
+    old = mat[0]
+    new = mat[1]
+    for i in range(n):
+        inset[mem[i]] = True
+    for i in range(n):
+        for j in range(i + 1, n):
+            c0 = common[mem[i], mem[j]]
+            c1 = c0
+            for q in range(n):
+                if q != i and q != j:
+                    c1 += ((new[i, q] > 0) and (new[q, j] > 0)) - (
+                        (old[i, q] > 0) and (old[q, j] > 0))
+            _bucket(delta, seg, old[i, j] == 0, c0, -1.0)
+            _bucket(delta, seg, new[i, j] == 0, c1, 1.0)
+    for i in range(n):
+        u = mem[i]
+        for t in range(lowcnt[u]):
+            w = low[u, t]
+            if inset[w]:
+                continue
+            dc = 0
+            for q in range(n):
+                if q != i and meet[mem[q], w] > 0:
+                    dc += (new[i, q] > 0) - (old[i, q] > 0)
+            if dc != 0:
+                c0 = common[u, w]
+                _bucket(delta, seg, True, c0, -1.0)
+                _bucket(delta, seg, True, c0 + dc, 1.0)
+    for i in range(n):
+        inset[mem[i]] = False
+
+
+@kernel
 def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=True):
     """Delta of every cost entry (into work's delta) if x and y swapped groups in hanchan h.
 
@@ -512,30 +551,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
             else:
                 delta[seg[REPEATS, START]] += m1 * (m1 - 1) / 2 - m0 * (m0 - 1) / 2
     if active[INDIRECT] and with_indirect:
-        for i in range(n):
-            for j in range(i + 1, n):
-                c0 = common[mem[i], mem[j]]
-                c1 = c0
-                for q in range(n):
-                    if q != i and q != j:
-                        c1 += ((new[i, q] > 0) and (new[q, j] > 0)) - (
-                            (old[i, q] > 0) and (old[q, j] > 0))
-                _bucket(delta, seg, old[i, j] == 0, c0, -1.0)
-                _bucket(delta, seg, new[i, j] == 0, c1, 1.0)
-        for i in range(n):
-            u = mem[i]
-            for t in range(lowcnt[u]):
-                w = low[u, t]
-                if inset[w]:
-                    continue
-                dc = 0
-                for q in range(n):
-                    if q != i and meet[mem[q], w] > 0:
-                        dc += (new[i, q] > 0) - (old[i, q] > 0)
-                if dc != 0:
-                    c0 = common[u, w]
-                    _bucket(delta, seg, True, c0, -1.0)
-                    _bucket(delta, seg, True, c0 + dc, 1.0)
+        _indirect_delta(st, seg, work, n)
     lst = pairs
     lst[:] = 0
     dk = vec[3, : mix.shape[2]]
@@ -1270,7 +1286,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     floor = int(search.locklen[COUNTRIES]) if search.hard[COUNTRIES] else 0
     w = _anneal_weights(s, goal) if weights is None else weights
     search.keep_current()
-    stats = np.zeros(3, dtype=np.int64)
+    stats = np.zeros(2, dtype=np.int64)
     began = time.monotonic()
     last = None
     st = s.seg[goal, START]
@@ -1672,36 +1688,33 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
             newside[i] = 1
         elif mem[i] == y or mem[i] == y2:
             newside[i] = 0
+    lc = vec[3]  # the countries whose count at u's table changes, and by how much
+    ls = vec[4]
     for i in range(2 * S):
         u = mem[i]
         if cmet[u] > floor + 2 * (S - 1):
             continue
-        v = cmet[u]
+        nl = 0
         for j in range(2 * S):
-            if j == i or side[j] == newside[j] and side[i] == newside[i]:
+            if j == i:
                 continue
             was = side[j] == side[i]
             now = newside[j] == newside[i]
-            if was == now:
-                continue
             c = country[mem[j]]
-            if c == country[u]:
+            if was == now or c == country[u]:
                 continue
-            # count every other member of the same country once with this one
-            first = True
-            for k in range(j):
-                if k != i and country[mem[k]] == c and (side[k] == side[i]) != (
-                        newside[k] == newside[i]):
-                    first = False
-                    break
-            if not first:
-                continue
-            step = 0
-            for k in range(2 * S):
-                if k != i and country[mem[k]] == c:
-                    step += (newside[k] == newside[i]) - (side[k] == side[i])
-            before = ccount[u, c]
-            v += (before + step > 0) - (before > 0)
+            t = 0
+            while t < nl and lc[t] != c:
+                t += 1
+            if t == nl:
+                lc[t] = c
+                ls[t] = 0
+                nl += 1
+            ls[t] += 1 if now else -1
+        v = cmet[u]
+        for t in range(nl):
+            before = ccount[u, lc[t]]
+            v += (before + ls[t] > 0) - (before > 0)
         if v < floor:
             return False
     return True
@@ -1755,7 +1768,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     listed (at the start of the call) as meeting a country twice in a row; for the class
     mixes, MIX_FOCUS of the swaps start from a place listed as 3 or more off its fair share
     of a day (in a hanchan of that day) or 2 or more off its share of the event. stats =
-    [tried, admissible, accepted].
+    [tried, accepted].
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -1805,6 +1818,13 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             nmov += 1
     rng = np.empty(1, dtype=np.uint64)  # the step's own generator, seeded from numpy's
     rng[0] = np.random.randint(1, 2**62)
+    # when the annealed goal is not the common opponents (whose entries then weigh nothing),
+    # a swap's common opponents are counted only once the swap would otherwise be accepted
+    si = seg[INDIRECT, START]
+    later = active[INDIRECT]
+    for i in range(si, si + seg[INDIRECT, ACTIVE]):
+        if weights[i] != 0.0:
+            later = False
     for _ in range(moves):
         counters[0] += 1
         temp *= ratio
@@ -1884,18 +1904,24 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if floor > 0 and not _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y,
                                                         x2, y2, floor, vec):
                 continue
-            evaluate(ev, st, seg, active, work, h, x, y, x2, y2)
+            evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not later)
         for i in range(cost.shape[0]):
             trial[i] = cost[i] + delta[i]
         if not _admissible(trial, lock, locklen, seg, hard):
             continue
-        stats[1] += 1
         d = 0.0
         for i in range(cost.shape[0]):
             d += weights[i] * delta[i]
         if d > 1e-12 and _unit(rng) >= np.exp(-d / temp):
             continue
-        stats[2] += 1
+        if later and not rel:
+            # the common opponents, the dearest part, only for a swap otherwise accepted
+            _indirect_delta(st, seg, work, 2 * S)
+            for i in range(si, si + seg[INDIRECT, ACTIVE]):
+                trial[i] = cost[i] + delta[i]
+            if not _admissible(trial, lock, locklen, seg, hard):
+                continue
+        stats[1] += 1
         if rel:
             relabel(ev, st, seg, active, work, cost, x, y)
         else:
