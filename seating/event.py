@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import jsonschema
 import numpy as np
+
+if TYPE_CHECKING:  # jsonschema is imported where a config is validated: the stage scripts,
+    import jsonschema  # which read validated values, start faster without it
 
 WIND_NAMES = "ESWN"
 CLASS_NAMES = ("large", "medium", "small")
@@ -204,6 +207,8 @@ def load_event(config: dict, schema: dict) -> Event:
     """Validate an organizer's config against the schema and the counting rules."""
     if not isinstance(config, dict) or not config:
         raise ConfigError("the config is empty; give at least event, hanchans, days, ...")
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
     if errors:
