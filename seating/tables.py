@@ -42,6 +42,8 @@ swap stage cannot meet them so, it searches on with the winds alone (seating.swa
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
@@ -57,7 +59,6 @@ MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits
 W_KEEP = 1e12  # the first numbering keeps every group in the area chosen for balance
 W_STAY = 2e4  # re-planning: a group leaving its earlier table (between event and day shares)
 STAY_PER_FAULT = 3  # re-planning, table annealing: groups moved worth one area share fixed
-AREA_ATTEMPTS = 3  # re-planning: area searches while a player stays off its share
 AREA_STARTS = 8  # a new plan: area searches, the best kept by (players off their event share,
 # counts off a day's share, same area twice in a row); 16 searches on the default event's
 # groups ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
@@ -70,7 +71,7 @@ def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(count - np.ceil(share - 1e-9), np.floor(share + 1e-9) - count), 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fault_weight):
     """Tabu search for each player's count per area within [lo, hi] (event shares).
 
@@ -241,19 +242,28 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     start = area.copy()
     best, best_key = area, None
     day_share = area_shares(event)[1]
-    for attempt in range(AREA_ATTEMPTS if prefer is not None else starts):
-        # a search that ends with a player off its share starts again with another seed;
-        # a new plan takes the best of several searches by the lower area goals too
+    mov = np.asarray(movable, dtype=np.bool_)
+
+    def search(attempt):
         area = start.copy()
-        faults = _area_tabu(plan, area, np.asarray(movable, dtype=np.bool_), lo, hi,
-                            iterations, event.seed + 6 + 1000 * attempt,
+        faults = _area_tabu(plan, area, mov, lo, hi, iterations, event.seed + 6 + 1000 * attempt,
                             AREA_TENURE if prefer is None else 10, wanted, weight)
+        return faults, area
+
+    if prefer is not None:  # re-planning: one search from the earlier areas
+        return search(0)[1]
+    # a new plan takes the best of several searches, by the lower area goals too; they are
+    # independent (each seeds its own random numbers), so they run on two threads
+    if starts == 1:
+        found = [search(0)]
+    else:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = list(pool.map(search, range(starts)))
+    for faults, area in found:
         key = (faults, *_area_goals(plan, area, event.day_of, day_share)) if faults == 0 \
             else (faults,)
         if best_key is None or key < best_key:
             best, best_key = area, key
-        if prefer is not None:
-            break
     return best
 
 
