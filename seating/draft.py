@@ -295,17 +295,14 @@ def seat_keys(event, plan: np.ndarray) -> np.ndarray:
     (tables.pattern_areas), or -1 everywhere when seats are free (seats_free). A swap
     exchanges places with the same key."""
     from .io import keys_of
-    from .tables import pattern_areas
+    from .tables import pattern_areas, place_areas
 
     keys = keys_of(plan)
     if seats_free(event):
         return np.full_like(keys, -1)
     area = pattern_areas(event, plan)
     if area is not None:  # drafted over area patterns: swaps keep every place's area too
-        H, G, S = plan.shape
-        where = np.empty_like(keys)
-        where[np.arange(H)[:, None], plan.reshape(H, -1)] = np.repeat(area, S, axis=1)
-        keys = keys + S * where
+        keys = keys + event.table_size * place_areas(plan, area)
     return keys
 
 
@@ -364,14 +361,15 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
         free = np.full((hanchans, len(country)), -1, dtype=np.int64)
         return draft(country, free, size, seed + 2), "greedy (Triska & Musliu), seats free"
     patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
-    plan = draft(country, patterns.T.copy(), size, seed + 2)
+    wind = patterns.T.copy()  # wind[h, p], read (never changed) by the drafts below
+    plan = draft(country, wind, size, seed + 2)
     if len(event.areas) > 1 and not areas_fit(event, plan):
         # the area shares leave these groups no area choice: build the groups for the
         # areas, every table from places given its area in that hanchan (unless the
         # patterns themselves miss a share or crowd compatriots into an area)
-        place_area, (faults, _, _) = area_patterns(event, patterns.T.copy(), seed + 3)
+        place_area, (faults, _, _) = area_patterns(event, wind, seed + 3)
         if faults == 0:
-            plan = draft(country, patterns.T.copy(), size, seed + 2, area=place_area,
+            plan = draft(country, wind, size, seed + 2, area=place_area,
                          group_area=event.area_at)
             return plan, "greedy (Triska & Musliu) over valid wind and area patterns"
     return plan, "greedy (Triska & Musliu) over valid wind patterns"

@@ -520,7 +520,6 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     for i in range(n):
         side[i] = 0 if i < S else 1
         newside[i] = side[i]
-        inset[mem[i]] = True
     newside[0] = 1
     newside[S] = 0
     if x2 >= 0:
@@ -618,8 +617,6 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
                             if newside[j] == newside[i]:
                                 hit1 = 1
                 delta[b] += hit1 - hit0
-    for i in range(n):
-        inset[mem[i]] = False
 
 
 # ----------------------------------------------------------------------------------

@@ -267,13 +267,20 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     return best
 
 
+def place_areas(plan: np.ndarray, area: np.ndarray) -> np.ndarray:
+    """The area of every place in every hanchan, [h, p], when group g of hanchan h
+    (plan[h, g]) sits in area[h, g]."""
+    H, G, S = plan.shape
+    at = np.empty((H, G * S), dtype=np.int64)
+    at[np.arange(H)[:, None], plan.reshape(H, -1)] = np.repeat(area, S, axis=1)
+    return at
+
+
 def _area_goals(plan: np.ndarray, area: np.ndarray, day_of: np.ndarray,
                 day_share: np.ndarray) -> tuple[int, int]:
     """(counts outside [floor, ceil] of a day's area share, players in the same area in two
     consecutive hanchans) of an area choice area[h, g] for the groups plan[h, g]."""
-    H, G, S = plan.shape
-    seat_area = np.empty((H, G * S), dtype=np.int64)
-    seat_area[np.arange(H)[:, None], plan.reshape(H, -1)] = np.repeat(area, S, axis=1)
+    seat_area = place_areas(plan, area)
     outside = 0
     for d in range(day_share.shape[0]):
         day = seat_area[day_of == d]
@@ -366,7 +373,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     chosen = assign_areas(event, plan, movable, given_area, prefer=None if keep is None else
                           np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
 
-    from scipy.optimize import linear_sum_assignment  # imported here: seat_keys needs none of scipy
+    # imported here: the swap and goals stages import this module (seat_keys) and need no scipy
+    from scipy.optimize import linear_sum_assignment
 
     def solve(h, keep):
         cost = _player_costs(h, table_of, area_at, share, day_share, day_of)
