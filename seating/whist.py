@@ -38,7 +38,10 @@ element of its orbit. Seats not in a slot are fixed (a smaller seed scaled up).
 * mirror: M = q*g with q = 3 (mod 4) and a seed for q + 1 players. The multiples of g and
   infinity are that seed multiplied by g; the other residues sit at mirror tables
   [x, -x | y, -y], whose opponent gaps x - y and x + y come twice each by themselves.
-  With g a prime = 1 (mod 4) this is the spec's construction. When M is prime no q exists,
+  With g a prime = 1 (mod 4) this is the spec's construction. When q is prime to 6 and to
+  g and every prime factor of g is 1 (mod 4), `mirror_formula` writes the mirror tables
+  down instead of annealing them (156 = 31 x 5 + 1 and 176 = 7 x 25 + 1, where annealing
+  found nothing in 600 s). When M is prime no q exists,
   and mirror tables alone cannot work: the sum of the squared gaps of the opponent pairs
   would force the infinity table's gap to be 0 (mod M). Mirror tables with two or three
   free tables holding infinity, 0 and three or five +-pairs +-r fail the same way (measured,
@@ -640,6 +643,73 @@ def scaled(small_row, M: int) -> list[int]:
     q = len(small_row) - 1
     g = M // q
     return [M if v == q else v * g for v in small_row]
+
+
+def _prime_factors(n: int) -> list[int]:
+    found, d = [], 2
+    while d * d <= n:
+        if n % d == 0:
+            found.append(d)
+            while n % d == 0:
+                n //= d
+        d += 1
+    return found + ([n] if n > 1 else [])
+
+
+def mirror_formula_fits(q: int, M: int) -> bool:
+    """Whether `mirror_formula` applies to M = q * g: q prime to g and to 6, every prime
+    factor of g = 1 (mod 4)."""
+    if q < 3 or M % q:
+        return False
+    g = M // q
+    return (
+        g > 1
+        and math.gcd(q, g) == 1
+        and math.gcd(q, 6) == 1
+        and all(f % 4 == 1 for f in _prime_factors(g))
+    )
+
+
+def mirror_formula(small_row, M: int) -> list[int]:
+    """Mirror tables written down, no search: a seed for M + 1 players from one for q + 1
+    (q | M, `mirror_formula_fits`).
+
+    Z_M is Z_q x Z_g (Chinese remainders). The residues with second part 0 are the
+    multiples of g: the small seed times g. The others are taken level by level: for each
+    divisor d < g of g, the residues whose second part is d * u with u a unit of Z_h,
+    h = g / d. Every prime factor of h is 1 (mod 4), so some w has w^2 = -1 (mod h); let U
+    hold one unit from each coset {u, wu, -u, -wu}. For u in U and a in Z_q the table is
+    [x, -x | y, -y] with x = (a, d u) and y = (2a, d w u). Its four residues run over every
+    residue of the level exactly once. Its partner gaps 2x, 2y and its opponent gaps x - y =
+    (-a, d (1 - w) u) and x + y = (3a, d (1 + w) u), twice each, run over every +- class of
+    the level exactly once: a -> 2a, -a and 3a are one-to-one on Z_q since q is prime to 6;
+    1 - w and 1 + w are units ((1 - w)(1 + w) = 2), 1 + w = w (1 - w), and U with wU holds
+    one unit of every +- pair."""
+    q = len(small_row) - 1
+    if not mirror_formula_fits(q, M):
+        raise ValueError(f"M = {M}, q = {q}: no mirror formula")
+    g = M // q
+    inv = pow(q, -1, g)
+
+    def residue(a: int, b: int) -> int:  # x = a (mod q), x = b (mod g)
+        a %= q
+        return (a + q * (((b - a) * inv) % g)) % M
+
+    row = scaled(small_row, M)
+    for d in range(1, g):
+        if g % d:
+            continue
+        h = g // d
+        w = next(v for v in range(2, h) if (v * v + 1) % h == 0)
+        covered: set[int] = set()
+        for u in range(1, h):
+            if math.gcd(u, h) != 1 or u in covered:
+                continue
+            covered.update((u * pow(w, j, h)) % h for j in range(4))
+            for a in range(q):
+                x, y = residue(a, d * u), residue(2 * a, d * w * u)
+                row += [x, (M - x) % M, y, (M - y) % M]
+    return row
 
 
 def multiplicative_order(m: int, M: int) -> int:
@@ -1544,12 +1614,21 @@ def construct(
     players: int, seeds: dict[int, list[int]], seconds: float = 60.0, seed: int = 0
 ) -> tuple[list[int], str] | None:
     """A seed for `players` by a construction from the smaller seeds given ({P: row}):
-    mirror tables (M = q * g, `mirror_options`, the seed for q + 1 scaled by g), then
+    mirror tables written down where `mirror_formula` applies, else annealed (M = q * g,
+    `mirror_options`, the seed for q + 1 scaled by g), then
     multiplier orbits by exact backtracking (`backtrack_options` with at most 4 free tables,
     `backtrack_search`), then multiplier orbits annealed (`multiplier_options`, with and
     without mirror base tables). Returns
     (row, how) for the first that the check accepts within `seconds`, or None."""
     M = players - 1
+    for q in mirror_options(M):
+        if q + 1 in seeds and mirror_formula_fits(q, M):
+            row = mirror_formula(seeds[q + 1], M)
+            if check(row).ok:
+                return row, (
+                    f"mirror tables by formula, {M} = {q} x {M // q} (Chinese remainders), "
+                    f"seed for {q + 1} scaled"
+                )
     start = time.monotonic()
     tries = [
         (f"mirror tables, {M} = {q} x {M // q}, seed for {q + 1} scaled", q, 1, True)

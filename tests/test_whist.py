@@ -190,6 +190,22 @@ def test_mirror_construction_rebuilds_40_from_4():
     assert whist.mirror_options(15) == []  # the squares of the gaps do not add up to 0
 
 
+@pytest.mark.parametrize("P, small", [(36, 8), (56, 12), (156, 32), (176, 8)])
+def test_mirror_formula_writes_down_a_seed(P, small):
+    row = whist.mirror_formula(stored(small), P - 1)
+    assert whist.check(row).ok
+    assert sorted(row) == list(range(P))
+
+
+def test_mirror_formula_fits_only_where_its_proof_holds():
+    assert whist.mirror_formula_fits(31, 155) and whist.mirror_formula_fits(7, 175)
+    assert not whist.mirror_formula_fits(3, 39)  # 3 | q: a -> 3a is not one-to-one
+    assert not whist.mirror_formula_fits(27, 135)
+    assert not whist.mirror_formula_fits(11, 99)  # 9 has the prime factor 3 = 3 (mod 4)
+    with pytest.raises(ValueError):
+        whist.mirror_formula(stored(4), 39)
+
+
 def test_backtracking_rebuilds_40_and_a_prime_layout():
     # 39 = 3 x 13: multiplier 16 (order 3) fixes the multiples of 13, which hold the seed
     # for 4 scaled; the other 36 residues fill 3 base tables, each standing for 3 tables
