@@ -682,7 +682,7 @@ def mirror_formula(small_row, M: int) -> list[int]:
     [x, -x | y, -y] with x = (a, d u) and y = (2a, d w u). Its four residues run over every
     residue of the level exactly once. Its partner gaps 2x, 2y and its opponent gaps x - y =
     (-a, d (1 - w) u) and x + y = (3a, d (1 + w) u), twice each, run over every +- class of
-    the level exactly once: a -> 2a, -a and 3a are one-to-one on Z_q since q is prime to 6;
+    the level exactly once: a -> 2a, 4a, -a and 3a are one-to-one on Z_q (q prime to 6);
     1 - w and 1 + w are units ((1 - w)(1 + w) = 2), 1 + w = w (1 - w), and U with wU holds
     one unit of every +- pair."""
     q = len(small_row) - 1
