@@ -645,20 +645,9 @@ def scaled(small_row, M: int) -> list[int]:
     return [M if v == q else v * g for v in small_row]
 
 
-def _prime_factors(n: int) -> list[int]:
-    found, d = [], 2
-    while d * d <= n:
-        if n % d == 0:
-            found.append(d)
-            while n % d == 0:
-                n //= d
-        d += 1
-    return found + ([n] if n > 1 else [])
-
-
 def mirror_formula_fits(q: int, M: int) -> bool:
-    """Whether `mirror_formula` applies to M = q * g: q prime to g and to 6, every prime
-    factor of g = 1 (mod 4)."""
+    """Whether `mirror_formula` applies to M = q * g: q prime to g and to 6, and some w
+    with w^2 = -1 (mod g) (for odd g: every prime factor of g is 1 (mod 4))."""
     if q < 3 or M % q:
         return False
     g = M // q
@@ -666,7 +655,7 @@ def mirror_formula_fits(q: int, M: int) -> bool:
         g > 1
         and math.gcd(q, g) == 1
         and math.gcd(q, 6) == 1
-        and all(f % 4 == 1 for f in _prime_factors(g))
+        and any((w * w + 1) % g == 0 for w in range(2, g))
     )
 
 
