@@ -8,6 +8,10 @@ where a list of games is packed into rounds). The constructions, and what each p
   i*m + (j - (i+1)*r) mod m. Two players meet again after m / gcd(d, m) rounds, d the
   distance of their groups, so the first repeat is in round min over d < k of
   m / gcd(d, m) (0-based; `dutch_first_repeat`). Players of one group never meet.
+* Transversal designs over GF(m), m a prime power: k groups of m, round r, table j, seat
+  of group i: place i*m + (j + r i) in GF(m). Every pair from two groups meets exactly
+  once in m rounds, players of one group never (`transversal_design`): k clubs of m
+  players, one of each club at every table.
 * Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
   the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
@@ -179,6 +183,39 @@ def dutch_first_repeat(players: int, table_size: int = 4) -> int:
     """
     m = players // table_size
     return min(m // math.gcd(d, m) for d in range(1, table_size))
+
+
+def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
+                       winds=None) -> np.ndarray:
+    """k = table_size groups of m players, m a prime power >= k, over GF(m): round r,
+    table j, seat of group i: place i*m + (j + r i), with r, j and i taken as elements of
+    GF(m) (seating.designs.finite_field). Players of groups i != i' at a and a' meet in
+    the one round r with a - a' = r (i - i'): every pair from two groups exactly once in m
+    rounds (a resolvable transversal design RTD(k, m)), and players of one group never.
+    It is the Dutch cycle's formula over a field instead of Z_m, so repeat-free for all m
+    rounds even where m is not prime (the Dutch cycle of 4 groups of 9 repeats in round 3).
+    Round r + m repeats round r. Seats as dutch_cycle: group i at wind winds[r] XOR i at
+    tables of 4, (winds[r] + i) mod k otherwise, winds defaulting to r mod k. Tables are
+    numbered so that everyone sits at every table once in m rounds when m > k: table t of
+    round r is the table of j = t - r c, c the element k, so player (i, a) sits at table
+    a - r (i - c), a different one every round as i != c.
+    """
+    k = table_size
+    if prime_power(m) is None or m < k:
+        raise ValueError(f"no transversal design of {k} groups of {m}: {m} must be a prime "
+                         f"power of at least {k}")
+    f = finite_field(m)
+    rounds = m if rounds is None else rounds
+    base = np.arange(rounds) % k if winds is None else np.asarray(winds)
+    tables = np.arange(m)
+    c = k if m > k else 0
+    plan = np.empty((rounds, m, k), dtype=np.int64)
+    for r in range(rounds):
+        for i in range(k):
+            seat = base[r] ^ i if k == 4 else (base[r] + i) % k
+            step = f.mul[r % m, f.add[i, f.neg[c]]]  # r (i - c)
+            plan[r, :, seat] = i * m + f.add[tables, step]
+    return plan
 
 
 # ---------------------------------------------------------------------------------------

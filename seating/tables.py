@@ -450,6 +450,21 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     sweep(keep=False)
+    if movable.all():
+        # the groups may come numbered so that nobody sees a table twice already (a design
+        # laid out for it: seating.designs.transversal_design); that numbering is kept when
+        # it is better by the same order of rules
+        def rank(a):
+            for h in range(H):
+                table_of[plan[h].ravel(), h] = np.repeat(a[h], S)
+            area = np.take_along_axis(area_at, a, axis=1)  # the area of group g of hanchan h
+            return (repeats(), off_share(), *_area_goals(plan, area, day_of, day_share))
+
+        given_order = np.tile(np.arange(G), (H, 1))
+        if rank(given_order) < rank(assign):
+            assign[:] = given_order
+        for h in range(H):
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
     summary = {"exact_renumbering": "not needed"}
     repeated = floor == 0 and repeats() > 0
     if floor == 0 and (repeated or off_share() > 0):

@@ -1,9 +1,11 @@
 """Reference designs through the recount: each has the figures its mathematics promises."""
 
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +13,8 @@ from seating import designs
 from seating.check import meetings, recount
 from seating.event import Event
 from seating.winds import random_valid_sequence
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def one_each(players, hanchans, size=4, days=None):
@@ -340,3 +344,82 @@ def test_runs_are_ranked_by_meetings_before_planned_winds():
     (32, 11, 4), (16, 6, 4), (120, 11, 4), (200, 26, 4), (30, 5, 4), (24, 3, 4), (27, 14, 3)])
 def test_design_for_none_when_nothing_fits(players, hanchans, size):
     assert designs.design_for(players, hanchans, size) is None
+
+
+# ---- transversal designs: clubs -------------------------------------------------------
+
+
+def clubs(k, m, hanchans, days=None, seed=0):
+    """k clubs of m players each (one place per table), search settings from the schema."""
+    from seating.event import load_event
+
+    config = {"event": "clubs", "hanchans": hanchans, "days": list(days or (hanchans,)),
+              "table_size": k, "seed": seed, "countries": {f"C{i}": m for i in range(k)}}
+    return load_event(config, yaml.safe_load((ROOT / "workflow" / "schemas" /
+                                              "config.schema.yaml").read_text()))
+
+
+@pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
+                                  (25, 4), (27, 3)])
+def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
+    """Recounted: in m rounds every pair from two groups meets exactly once, players of
+    one group never; round m seats the groups of round 0 again; with more tables than
+    groups, nobody sits at a table twice in m rounds."""
+    plan = designs.transversal_design(m, k, 2 * m)
+    players = m * k
+    assert_rounds(plan, players)
+    meet = meetings(plan[:m], players)
+    group = np.arange(players) // m
+    same = group[:, None] == group[None, :]
+    assert (meet[~same] == 1).all() and (meet[same] == 0).all()
+    assert np.array_equal(np.sort(plan[m:], axis=2), np.sort(plan[:m], axis=2))
+    if m > k:  # laid out so that everyone sits at every table once in m rounds
+        table_of = np.empty((m, players), dtype=np.int64)
+        for r in range(m):
+            table_of[r, plan[r].ravel()] = np.repeat(np.arange(m), k)
+        assert all(len(set(table_of[:, p])) == m for p in range(players))
+
+
+def test_transversal_design_needs_a_prime_power_of_at_least_k():
+    for m, k in [(6, 4), (10, 4), (3, 4), (12, 3)]:
+        with pytest.raises(ValueError, match="prime"):
+            designs.transversal_design(m, k)
+
+
+def test_dutch_cycle_of_4_clubs_of_9_repeats_where_the_field_does_not():
+    """Over Z_9 groups 0 and 3 collide in round 3 (3 * 3 = 0 mod 9); over GF(9) never."""
+    assert designs.dutch_first_repeat(36) == 3
+    assert meetings(designs.transversal_design(9, 4), 36).max() == 1
+
+
+@pytest.mark.parametrize("k, m, hanchans, days", [
+    (4, 9, 8, (4, 4)), (3, 7, 7, (4, 3)), (4, 8, 8, (4, 4)), (4, 5, 5, (5,)),
+    (3, 4, 4, (4,)), (4, 13, 13, (5, 4, 4))])
+def test_club_events_reach_both_top_rules_and_every_wind_rule(k, m, hanchans, days):
+    """k clubs of one place per table (the shared club-36 instance: 4 x 9 over 8 hanchans,
+    where the greedy draft and swaps kept 22 repeat and 15 compatriot meetings): the plan,
+    recounted, has no compatriot and no repeat meeting, every wind rule and no table seen
+    twice."""
+    from seating.core import plan
+    from seating.draft import clubs_fit, first_plan
+
+    event = clubs(k, m, hanchans, days, seed=3)
+    assert clubs_fit(event)
+    assert first_plan(event)[1].startswith(f"transversal design over GF({m})")
+    seating, _ = plan(event)
+    f = recount(event, seating)
+    assert f["compatriot_meetings"] == 0 and f["repeat_meetings"] == 0
+    assert f["countries_met_min"] == k - 1
+    assert [f[r] for r in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind",
+                           "prefix_wind_bad", "table_repeats")] == [0] * 5
+
+
+def test_clubs_fit_only_clubs_of_a_prime_power_size():
+    from seating.draft import clubs_fit
+
+    assert not clubs_fit(clubs(4, 6, 5))  # no field of order 6
+    assert not clubs_fit(clubs(4, 5, 6))  # more hanchans than a club has places
+    assert not clubs_fit(one_each(36, 8))
+    uneven = Event(name="u", hanchans=8, days=(8,), table_size=4, seed=0,
+                   countries=(("A", 9), ("B", 9), ("C", 10), ("D", 8)), areas=(("Hall", 9),))
+    assert not clubs_fit(uneven)
