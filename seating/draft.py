@@ -356,6 +356,28 @@ def clubs_fit(event) -> bool:
             and prime_power(m) is not None and m >= event.table_size and event.hanchans <= m)
 
 
+def clubs_seated(event) -> bool:
+    """Whether the event is k clubs of one place per table (k = the table size) with at
+    most as many hanchans as tables, but no transversal design fits (clubs_fit: m not a
+    prime power). Then every table must seat one place of each club to avoid compatriot
+    meetings, so the draft gives every place of club i the i-th image of one valid wind
+    sequence: a table that seats one place of each wind (as the draft and every swap keep)
+    seats one of each club, and only repeats are left to the search."""
+    sizes = event.delegation_sizes
+    m = event.tables
+    return (len(sizes) == event.table_size and bool((sizes == m).all())
+            and event.hanchans <= m and not clubs_fit(event))
+
+
+def club_patterns(event) -> np.ndarray:
+    """Wind patterns[p, h] for clubs_seated events: club i takes image i of one sequence."""
+    from .winds import image, random_valid_sequence
+
+    k = event.table_size
+    seq = random_valid_sequence(np.random.default_rng(event.seed), event.days, k)
+    return np.stack([image(seq, c, k) for c in event.country_of]).astype(np.int8)
+
+
 def club_plan(event) -> tuple[np.ndarray, str]:
     """The transversal design for clubs_fit events: club i is the design's group i (its
     places in order), hanchan h plays round h, and the seats take one valid wind sequence
@@ -396,7 +418,10 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     if seats_free(event):
         free = np.full((hanchans, len(country)), -1, dtype=np.int64)
         return draft(country, free, size, seed + 2), "greedy (Triska & Musliu), seats free"
-    patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
+    if clubs_seated(event):
+        patterns = club_patterns(event)
+    else:
+        patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
     wind = patterns.T.copy()  # wind[h, p], read (never changed) by the drafts below
     plan = draft(country, wind, size, seed + 2)
     if len(event.areas) > 1 and not areas_fit(event, plan):

@@ -423,3 +423,25 @@ def test_clubs_fit_only_clubs_of_a_prime_power_size():
     uneven = Event(name="u", hanchans=8, days=(8,), table_size=4, seed=0,
                    countries=(("A", 9), ("B", 9), ("C", 10), ("D", 8)), areas=(("Hall", 9),))
     assert not clubs_fit(uneven)
+
+
+@pytest.mark.parametrize("k, m, hanchans, days", [
+    (4, 6, 5, (5,)), (4, 10, 8, (4, 4)), (3, 10, 9, (5, 4))])
+def test_clubs_without_a_field_are_seated_one_of_each_club(k, m, hanchans, days):
+    """k clubs of m places where m is no prime power (no transversal design over a
+    field): club i takes image i of one wind sequence, so every table seats one place of
+    each club. Recounted: no compatriot meeting, every wind rule; 4 clubs of 6 over 5
+    hanchans also without a repeat (the search with wind patterns of its own kept 8 repeat
+    and 2 compatriot meetings there, 4 clubs of 10 over 8 hanchans 13 and 14)."""
+    from seating.core import plan
+    from seating.draft import clubs_fit, clubs_seated
+
+    event = clubs(k, m, hanchans, days, seed=3)
+    assert clubs_seated(event) and not clubs_fit(event)
+    seating, _ = plan(event)
+    f = recount(event, seating)
+    assert f["compatriot_meetings"] == 0
+    assert [f[r] for r in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind",
+                           "prefix_wind_bad")] == [0] * 4
+    if (k, m) == (4, 6):
+        assert f["repeat_meetings"] == 0
