@@ -186,18 +186,22 @@ def dutch_first_repeat(players: int, table_size: int = 4) -> int:
 
 
 def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
-                       winds=None) -> np.ndarray:
-    """k = table_size groups of m players, m a prime power >= k, over GF(m): round r,
-    table j, seat of group i: place i*m + (j + r i), with r, j and i taken as elements of
-    GF(m) (seating.designs.finite_field). Players of groups i != i' at a and a' meet in
-    the one round r with a - a' = r (i - i'): every pair from two groups exactly once in m
-    rounds (a resolvable transversal design RTD(k, m)), and players of one group never.
-    It is the Dutch cycle's formula over a field instead of Z_m, so repeat-free for all m
-    rounds even where m is not prime (the Dutch cycle of 4 groups of 9 repeats in round 3).
-    Round r + m repeats round r. Seats as dutch_cycle: group i at wind winds[r] XOR i at
-    tables of 4, (winds[r] + i) mod k otherwise, winds defaulting to r mod k. Tables are
-    numbered so that everyone sits at every table once in m rounds when m > k: table t of
-    round r is the table of j = t - r c, c the element k, so player (i, a) sits at table
+                       winds=None, order=None) -> np.ndarray:
+    """k = table_size groups of m players, m a prime power >= k, over GF(m): round h plays
+    the field element r = order[h mod m] (default: 0, then the powers of the primitive
+    element), and its table j seats, of group i, place i*m + (j + r i), with j and i taken
+    as elements of GF(m) (seating.designs.finite_field). Players of groups i != i' at a
+    and a' meet in the one round with a - a' = r (i - i'): every pair from two groups
+    exactly once in m rounds (a resolvable transversal design RTD(k, m)), and players of
+    one group never. It is the Dutch cycle's formula over a field instead of Z_m, so
+    repeat-free for all m rounds even where m is not prime (the Dutch cycle of 4 groups of
+    9 repeats in round 3). Which elements the first h < m rounds take decides which pairs
+    share an opponent: the elements 0..9 of GF(25) in digit order leave 250 pairs of
+    4 x 25 players unlinked after 10 rounds, 0 and the powers none (club_plan picks the
+    order). Seats as dutch_cycle: group i at wind winds[h] XOR i at tables of 4,
+    (winds[h] + i) mod k otherwise, winds defaulting to h mod k. Tables are numbered so
+    that everyone sits at every table once in m rounds when m > k: table t of round r
+    holds the table j = t - r c, c the element k, so player (i, a) sits at table
     a - r (i - c), a different one every round as i != c.
     """
     k = table_size
@@ -205,16 +209,20 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
         raise ValueError(f"no transversal design of {k} groups of {m}: {m} must be a prime "
                          f"power of at least {k}")
     f = finite_field(m)
+    if order is None:
+        g = f.primitive()
+        order = [0] + [f.power(g, e) for e in range(m - 1)]
     rounds = m if rounds is None else rounds
     base = np.arange(rounds) % k if winds is None else np.asarray(winds)
     tables = np.arange(m)
     c = k if m > k else 0
     plan = np.empty((rounds, m, k), dtype=np.int64)
-    for r in range(rounds):
+    for h in range(rounds):
+        r = order[h % m]
         for i in range(k):
-            seat = base[r] ^ i if k == 4 else (base[r] + i) % k
-            step = f.mul[r % m, f.add[i, f.neg[c]]]  # r (i - c)
-            plan[r, :, seat] = i * m + f.add[tables, step]
+            seat = base[h] ^ i if k == 4 else (base[h] + i) % k
+            step = f.mul[r, f.add[i, f.neg[c]]]  # r (i - c)
+            plan[h, :, seat] = i * m + f.add[tables, step]
     return plan
 
 

@@ -337,59 +337,98 @@ def design_covers(event, rounds: int) -> bool:
                for d in designs_for(event.players, event.table_size))
 
 
+def club_groups(event) -> list[np.ndarray] | None:
+    """The places of k groups of one place per table (k = the table size), when the
+    delegations force them: at least k - 1 delegations of exactly m places (m = tables).
+    Every table must then seat one place of each such delegation to avoid compatriot
+    meetings, so with k - 1 of them the k-th seat of every table goes to the places left,
+    who can never meet each other either; those form the k-th group. None otherwise."""
+    sizes = event.delegation_sizes
+    m, k = event.tables, event.table_size
+    full = np.nonzero(sizes == m)[0][:k]
+    if len(full) < k - 1:
+        return None
+    country = event.country_of
+    groups = [np.nonzero(country == c)[0] for c in full]
+    if len(full) == k - 1:
+        groups.append(np.nonzero(~np.isin(country, full))[0])
+    return groups
+
+
 def clubs_fit(event) -> bool:
-    """Whether the event is k clubs of one place per table (k = the table size), the
-    number of tables m is a prime power of at least k and there are at most m hanchans:
-    then a transversal design over GF(m) (designs.transversal_design) seats one player of
-    each club at every table, so nobody meets a club-mate or anyone twice, the best any
-    plan can do on the first two rules, and everyone meets all k - 1 other clubs. The
-    greedy draft and the swaps stall there: 4 clubs of 9 over 8 hanchans kept 22 repeat
-    and 15 compatriot meetings. Beyond m hanchans repeats are unavoidable, and seating
-    club-mates together, which the design never does, gives fewer (4 clubs of 5 over 12
-    hanchans: 170, the counting bound, against the design repeated, 210): those events
-    keep the search."""
+    """Whether the event has k groups of one place per table (club_groups: k clubs of m
+    places, m = tables, or k - 1 of them and the rest), m is a prime power of at least k
+    and there are at most m hanchans: then a transversal design over GF(m)
+    (designs.transversal_design) seats one place of each group at every table, so nobody
+    meets a compatriot or anyone twice, the best any plan can do on the first two rules.
+    The greedy draft and the swaps stall there: 4 clubs of 9 over 8 hanchans kept 22
+    repeat and 15 compatriot meetings. Beyond m hanchans repeats are unavoidable, and
+    seating club-mates together, which the design never does, gives fewer (4 clubs of 5
+    over 12 hanchans: 170, the counting bound, against the design repeated, 210): those
+    events keep the search."""
     from .designs import prime_power
 
-    sizes = event.delegation_sizes
     m = event.tables
-    return (len(sizes) == event.table_size and bool((sizes == m).all())
-            and prime_power(m) is not None and m >= event.table_size and event.hanchans <= m)
+    return (club_groups(event) is not None and prime_power(m) is not None
+            and m >= event.table_size and event.hanchans <= m)
 
 
 def clubs_seated(event) -> bool:
-    """Whether the event is k clubs of one place per table (k = the table size) with at
-    most as many hanchans as tables, but no transversal design fits (clubs_fit: m not a
-    prime power). Then every table must seat one place of each club to avoid compatriot
-    meetings, so the draft gives every place of club i the i-th image of one valid wind
-    sequence: a table that seats one place of each wind (as the draft and every swap keep)
-    seats one of each club, and only repeats are left to the search."""
-    sizes = event.delegation_sizes
-    m = event.tables
-    return (len(sizes) == event.table_size and bool((sizes == m).all())
-            and event.hanchans <= m and not clubs_fit(event))
+    """Whether the event has k groups of one place per table (club_groups) and at most as
+    many hanchans as tables, but no transversal design fits (clubs_fit: m not a prime
+    power). Every table must seat one place of each group to avoid compatriot meetings,
+    so the draft gives every place of group i the i-th image of one valid wind sequence:
+    a table that seats one place of each wind (as the draft and every swap keep) seats one
+    of each group, and only repeats are left to the search."""
+    return (club_groups(event) is not None and event.hanchans <= event.tables
+            and not clubs_fit(event))
 
 
 def club_patterns(event) -> np.ndarray:
-    """Wind patterns[p, h] for clubs_seated events: club i takes image i of one sequence."""
+    """Wind patterns[p, h] for clubs_seated events: group i takes image i of one sequence."""
     from .winds import image, random_valid_sequence
 
     k = event.table_size
     seq = random_valid_sequence(np.random.default_rng(event.seed), event.days, k)
-    return np.stack([image(seq, c, k) for c in event.country_of]).astype(np.int8)
+    patterns = np.empty((event.players, event.hanchans), dtype=np.int8)
+    for i, places in enumerate(club_groups(event)):
+        patterns[places] = image(seq, i, k)
+    return patterns
+
+
+CLUB_ORDERS = 8  # orders of the design's rounds tried (club_plan)
 
 
 def club_plan(event) -> tuple[np.ndarray, str]:
-    """The transversal design for clubs_fit events: club i is the design's group i (its
-    places in order), hanchan h plays round h, and the seats take one valid wind sequence
-    and its images (group i at wind seq[h] XOR i), so every wind rule holds."""
+    """The transversal design for clubs_fit events: group i of club_groups is the design's
+    group i (its places in order) and the seats take one valid wind sequence and its
+    images (group i at wind seq[h] XOR i), so every wind rule holds. Which field elements
+    the hanchans play decides which pairs never meet nor share an opponent (the third
+    rule): the default order (0 and the powers of the primitive element) and
+    CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
+    kept."""
     from .designs import transversal_design
     from .winds import random_valid_sequence
 
-    country, m, k = event.country_of, event.tables, event.table_size
-    winds = random_valid_sequence(np.random.default_rng(event.seed), event.days, k)
-    plan = transversal_design(m, k, event.hanchans, winds=winds)
-    place_of = np.concatenate([np.nonzero(country == c)[0] for c in range(k)])
-    return place_of[plan], f"transversal design over GF({m}): {k} clubs of {m}"
+    m, k, h = event.tables, event.table_size, event.hanchans
+    rng = np.random.default_rng(event.seed)
+    winds = random_valid_sequence(rng, event.days, k)
+    place_of = np.concatenate(club_groups(event))
+    best, fewest = None, None
+    for attempt in range(CLUB_ORDERS):
+        order = None if attempt == 0 else rng.permutation(m).tolist()
+        plan = place_of[transversal_design(m, k, h, winds=winds, order=order)]
+        met = np.zeros((event.players, event.players), dtype=np.int64)
+        for tables in plan:
+            for table in tables:
+                met[np.ix_(table, table)] = 1
+        np.fill_diagonal(met, 0)
+        unlinked = int(np.triu((met == 0) & (met @ met == 0), 1).sum())
+        if fewest is None or unlinked < fewest:
+            best, fewest = plan, unlinked
+        if fewest == 0:
+            break
+    return best, f"transversal design over GF({m}): {k} groups of {m}"
 
 
 def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:

@@ -1323,9 +1323,14 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     for _ in range(MIX_RETRIES):
         if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break
-        # a count that far off is left: again from the best plan, longer and cooler
+        # a count that far off is left: again from the best plan, longer and cooler; no
+        # further try when one finds nothing better (groups that force the counts, e.g.
+        # places that can only ever meet the same three delegations, took 30 s a try)
+        before = search.best_cost[st : st + worst].copy()
         search.restore_best()
         done += cool(2 * steps, t_start / 2, t_end)
+        if not (search.best_cost[st : st + worst] < before).any():
+            break
     search.restore_best()
     return done
 

@@ -445,3 +445,34 @@ def test_clubs_without_a_field_are_seated_one_of_each_club(k, m, hanchans, days)
                            "prefix_wind_bad")] == [0] * 4
     if (k, m) == (4, 6):
         assert f["repeat_meetings"] == 0
+
+
+def test_three_full_delegations_and_the_rest_form_the_fourth_group():
+    """Delegations of 20, 20, 20, 10 and 10 at 20 tables: each of the three of 20 must sit
+    at every table, so the two of 10 share the fourth seat and never meet. 20 is no prime
+    power, so no transversal design: wind patterns by group (the search with its own
+    patterns kept 14 compatriot meetings). 4 groups of 25 (GF(25)) over 10 hanchans, where
+    the first ten field elements in digit order leave 250 pairs unlinked, get an order of
+    rounds that leaves none."""
+    from seating.core import plan
+    from seating.draft import club_groups, clubs_fit, clubs_seated
+    from seating.event import load_event
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    config = {"event": "mixed", "hanchans": 6, "days": [3, 3], "table_size": 4, "seed": 1,
+              "countries": {"A": 20, "B": 20, "C": 20, "D": 10, "E": 10}}
+    event = load_event(config, schema)
+    groups = club_groups(event)
+    assert [len(g) for g in groups] == [20] * 4
+    assert set(event.country_of[groups[3]].tolist()) == {3, 4}
+    assert clubs_seated(event) and not clubs_fit(event)
+    f = recount(event, plan(event)[0])
+    assert f["compatriot_meetings"] == 0 and f["repeat_meetings"] == 0
+    assert f["unlinked_pairs"] == 0
+    event = clubs(4, 25, 10, (5, 5), seed=1)
+    assert clubs_fit(event)
+    f = recount(event, plan(event)[0])
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs")] == [0] * 3
+    digits = designs.transversal_design(25, 4, 10, order=list(range(25)))
+    f = recount(event, digits, winds_known=False)
+    assert f["unlinked_pairs"] == 250
