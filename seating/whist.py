@@ -20,14 +20,18 @@ The expansion (`run_seeder`) is the spec's runSeeder: round r = 0..M-1 adds r mo
 value but infinity, numbers players from 1 (infinity becomes P), rotates the row left by
 whole tables, ((r mod tables) + 1) * 4 seats, and cuts it into pairs; two pairs make a table.
 
-Plain search (`search`): annealing over the whole row (swaps of two seats; the cost is the
-distance of the gap counts from 1 partner and 2 opponents) gets within a few gaps of a seed
-but from P = 44 on stalls there. A large-neighbourhood repair finishes it: free the tables
-with a faulty gap and some random others and re-seat them exactly by the free-table solver of
-the backtracking below; among a few hundred random choices one usually works. The larger M,
-the more tables a repair needs (7 for P = 48, 9 for P = 60). This found
-the seeds for 48 and 60 (47 and 59 are primes = 3 (mod 4) with no multiplier of odd order,
-so no orbit layout exists).
+The search (`search`): the gaps of a table do not change when all its residues move by the
+same amount, so a seed is found in two steps. First the table shapes, each table up to such
+a shift: every gap is dealt once to the partner pairs, and annealing picks where each second
+pair sits relative to the first until every opponent gap comes twice (about a second at
+M = 99). Then the shifts: an exact cover of the residues by the shifted shapes, depth first,
+taking the residue or table with the fewest placements next. Random 4-sets would have about
+(M - 3)! M^(n-1) / (24 C(M, 4))^(n-1) such tilings with infinity's table fixed (about 120 at
+M = 67), so the search tries new shapes when a tiling takes more than a node budget. This
+found the seeds for 68 and 72 (M = 67 and 71, primes = 3 (mod 4) where no multiplier of odd
+order fixes infinity's table, so no orbit layout exists), where annealing over whole rows
+with exact repair of 7 to 12 tables had stalled at 2 to 4 faulty gaps for 15 to 40 minutes
+(benchmarks/results/whist_seeds.md).
 
 Constructions (`orbit_search` with mirror tables or a multiplier) anneal over "slots". A slot
 holds one residue v and places its images c*v (mod M) at fixed seats of the row, for the
@@ -105,7 +109,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .jit import kernel
+from .jit import fast, kernel
 
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
@@ -824,150 +828,331 @@ def multiplier_options(M: int, mirror: bool = False) -> list[tuple[int, int]]:
     return sorted((m, q) for (k, q), m in found.items())
 
 
+# ---------------------------------------------------------------------------------------
+# The search: table shapes first, then a tiling of the clock by them
+# ---------------------------------------------------------------------------------------
+
+
 @kernel
-def _seat_pairs(vals, p, M, pc, oc, sign, skip):
-    """Add (sign=1) or remove (-1) the gaps of seat p with the others at its table (seat
-    `skip` left out); returns the change of the cost."""
-    x = vals[p]
-    if x == M:
-        return 0
+def _shape_opponents(i, gaps, lift, M, out):
+    """The opponent gaps of table i's shape into out; returns how many (2 at infinity's
+    table [inf, 0 | u, u + d0], 4 at [0, d1 | t, t + d2])."""
+    if i == 0:
+        out[0] = _gap(lift[0], 0, M)
+        out[1] = _gap(lift[0] + gaps[0], 0, M)
+        return 2
+    d1, d2, t = gaps[2 * i - 1], gaps[2 * i], lift[i]
+    out[0] = _gap(t, 0, M)
+    out[1] = _gap(t + d2, 0, M)
+    out[2] = _gap(t, d1, M)
+    out[3] = _gap(t + d2, d1, M)
+    return 4
+
+
+@kernel
+def _shape_fits(i, gaps, lift_value, M):
+    """Whether the lift keeps the residues of table i's shape distinct."""
+    u = lift_value % M
+    if i == 0:
+        return u != 0 and (u + gaps[0]) % M != 0
+    d1 = gaps[2 * i - 1]
+    w = (lift_value + gaps[2 * i]) % M
+    return u != 0 and u != d1 and w != 0 and w != d1
+
+
+@kernel
+def _shape_count(i, gaps, lift, M, oc, sign, buf):
+    """Add (sign 1) or remove (-1) the opponent gaps of table i; the change of the cost."""
     delta = 0
-    t = p - p % 4
-    for r in range(t, t + 4):
-        if r == p or r == skip or vals[r] == M:
-            continue
-        g = _gap(x, vals[r], M)
-        if r // 2 == p // 2:
-            delta += abs(pc[g] + sign - 1) - abs(pc[g] - 1)
-            pc[g] += sign
-        else:
-            delta += abs(oc[g] + sign - 2) - abs(oc[g] - 2)
-            oc[g] += sign
+    for k in range(_shape_opponents(i, gaps, lift, M, buf)):
+        g = buf[k]
+        delta -= abs(oc[g] - 2)
+        oc[g] += sign
+        delta += abs(oc[g] - 2)
     return delta
 
 
-@kernel
-def _swap_seats(vals, p, q, M, pc, oc):
-    """Swap the residues of seats p and q, counts updated; returns the change of the cost."""
-    skip = p if p // 4 == q // 4 else -1  # the pair p-q keeps its gap
-    delta = _seat_pairs(vals, p, M, pc, oc, -1, -1) + _seat_pairs(vals, q, M, pc, oc, -1, skip)
-    vals[p], vals[q] = vals[q], vals[p]
-    return delta + _seat_pairs(vals, p, M, pc, oc, 1, -1) + _seat_pairs(vals, q, M, pc, oc, 1, skip)
+@njit(cache=True)
+def _anneal_shapes(M, steps, seed):
+    """Table shapes with the rule's gap counts, by annealing; returns (gaps, lift, cost).
+
+    gaps is an order of the partner gaps 1..(M-1)/2: gaps[0] at infinity's table, gaps[2i - 1]
+    and gaps[2i] at table i, so every gap is once between partners by construction. lift[i]
+    places the second pair: shape [0, d1 | t, t + d2] (infinity's: [inf, 0 | u, u + d0]).
+    The cost is the distance of the opponent gap counts from twice each. Moves: a new lift
+    for one table, or two partner gaps swapped between tables."""
+    np.random.seed(seed)
+    half = (M - 1) // 2
+    n = (M + 1) // 4
+    gaps = np.random.permutation(half) + 1
+    lift = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        while True:
+            lift[i] = np.random.randint(M)
+            if _shape_fits(i, gaps, lift[i], M):
+                break
+    oc = np.zeros(half + 1, dtype=np.int64)
+    buf = np.zeros(4, dtype=np.int64)
+    for i in range(n):
+        _shape_count(i, gaps, lift, M, oc, 1, buf)
+    cost = 0
+    for g in range(1, half + 1):
+        cost += abs(oc[g] - 2)
+    for step in range(steps):
+        if cost == 0:
+            break
+        temp = 1.5 * (1.0 - step / steps) + 0.05
+        if np.random.random() < 0.6:
+            i = np.random.randint(n)
+            value = np.random.randint(M)
+            if not _shape_fits(i, gaps, value, M):
+                continue
+            old = lift[i]
+            delta = _shape_count(i, gaps, lift, M, oc, -1, buf)
+            lift[i] = value
+            delta += _shape_count(i, gaps, lift, M, oc, 1, buf)
+            if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+                cost += delta
+            else:
+                _shape_count(i, gaps, lift, M, oc, -1, buf)
+                lift[i] = old
+                _shape_count(i, gaps, lift, M, oc, 1, buf)
+            continue
+        p = np.random.randint(half)
+        q = np.random.randint(half)
+        ti, tj = (p + 1) // 2, (q + 1) // 2  # the tables holding gaps[p], gaps[q]
+        if ti == tj:
+            continue
+        delta = _shape_count(ti, gaps, lift, M, oc, -1, buf)
+        delta += _shape_count(tj, gaps, lift, M, oc, -1, buf)
+        gaps[p], gaps[q] = gaps[q], gaps[p]
+        fits = _shape_fits(ti, gaps, lift[ti], M) and _shape_fits(tj, gaps, lift[tj], M)
+        if fits:
+            delta += _shape_count(ti, gaps, lift, M, oc, 1, buf)
+            delta += _shape_count(tj, gaps, lift, M, oc, 1, buf)
+            if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+                cost += delta
+                continue
+            _shape_count(ti, gaps, lift, M, oc, -1, buf)
+            _shape_count(tj, gaps, lift, M, oc, -1, buf)
+        gaps[p], gaps[q] = gaps[q], gaps[p]
+        _shape_count(ti, gaps, lift, M, oc, 1, buf)
+        _shape_count(tj, gaps, lift, M, oc, 1, buf)
+    return gaps, lift, cost
+
+
+def _shapes(gaps, lift, M: int) -> np.ndarray:
+    """shape[i] = the four seats of table i before its shift (infinity's table: [M, 0, u,
+    u + d0], never shifted)."""
+    n = (M + 1) // 4
+    shape = np.empty((n, 4), dtype=np.int64)
+    shape[0] = [M, 0, lift[0] % M, (lift[0] + gaps[0]) % M]
+    for i in range(1, n):
+        shape[i] = [0, gaps[2 * i - 1], lift[i] % M, (lift[i] + gaps[2 * i]) % M]
+    return shape
+
+
+@fast
+def _covered(cov_lo, cov_hi, x):
+    """Whether residue x (< 128) is among the bits cov_lo (0..63) and cov_hi (64..127)."""
+    if x < 64:
+        return (cov_lo >> np.uint64(x)) & np.uint64(1) != 0
+    return (cov_hi >> np.uint64(x - 64)) & np.uint64(1) != 0
 
 
 @njit(cache=True)
-def _anneal_row(vals, M, steps, temp_hi, temp_lo, seed):
-    """Annealing over the whole row by swaps of two seats; returns (best cost, best row)."""
+def _tile(M, shape, max_nodes, seed, free_tables, free_budget):
+    """Shifts that lay the shapes over the clock so every residue is covered once: exact
+    cover, depth first, the residue with the fewest placements next (infinity's table stays
+    at shift 0). With free_tables > 0, once that many tables are left their residues are
+    re-seated freely by `_free_tables` (any tables giving the gaps still missing). Returns
+    (shift, nodes, free): shift[i] = -1 for an unplaced table, shift[0] = -1 if nothing was
+    found within max_nodes; free holds the re-seated tables."""
     np.random.seed(seed)
-    P = len(vals)
-    pc, oc, cost = _gap_cost(vals, M)
-    best = cost
-    best_vals = vals.copy()
-    ratio = np.log(temp_lo / temp_hi)
-    for it in range(steps):
-        if cost == 0:
-            break
-        temp = temp_hi * np.exp(ratio * it / steps)
-        p = np.random.randint(P)
-        q = np.random.randint(P - 1)
-        q = q + 1 if q >= p else q
-        delta = _swap_seats(vals, p, q, M, pc, oc)
-        if delta <= 0 or np.random.random() < np.exp(-delta / temp):
-            cost += delta
-            if cost < best:
-                best = cost
-                best_vals[:] = vals
-        else:
-            _swap_seats(vals, p, q, M, pc, oc)
-    return best, best_vals
-
-
-def _faulty_tables(row: np.ndarray, M: int) -> list[int]:
-    """The tables holding a pair whose gap is counted too often or too rarely."""
-    pc, oc, _ = _gap_cost(row, M)
-    faulty = []
-    for t in range(len(row) // 4):
-        for i, j in ((0, 1), (2, 3), (0, 2), (0, 3), (1, 2), (1, 3)):
-            x, y = row[4 * t + i], row[4 * t + j]
-            if x == M or y == M:
-                continue
-            g = int(_gap(x, y, M))
-            if (pc[g] != 1) if i // 2 == j // 2 else (oc[g] != 2):
-                faulty.append(t)
+    n = shape.shape[0]
+    half = (M - 1) // 2
+    one = np.uint64(1)
+    lo = np.zeros((n, M), dtype=np.uint64)  # residues of table i at shift s, as bits
+    hi = np.zeros((n, M), dtype=np.uint64)
+    for i in range(n):
+        for s in range(M):
+            for k in range(4):
+                if shape[i, k] == M:
+                    continue
+                x = (shape[i, k] + (s if i else 0)) % M
+                if x < 64:
+                    lo[i, s] |= one << np.uint64(x)
+                else:
+                    hi[i, s] |= one << np.uint64(x - 64)
+    cov_lo, cov_hi = lo[0, 0], hi[0, 0]
+    used = np.zeros(n, dtype=np.bool_)
+    used[0] = True
+    shift = np.full(n, -1, dtype=np.int64)
+    shift[0] = 0
+    cand_table = np.zeros((n, max(4 * n, M)), dtype=np.int64)
+    cand_shift = np.zeros((n, max(4 * n, M)), dtype=np.int64)
+    count = np.zeros(M, dtype=np.int64)
+    cand_n = np.zeros(n, dtype=np.int64)
+    cand_at = np.zeros(n, dtype=np.int64)
+    placed = np.zeros(n, dtype=np.int64)
+    order = np.random.permutation(n)
+    free = np.zeros(M, dtype=np.int64)
+    out = np.zeros(4 * max(free_tables, 1), dtype=np.int64)
+    budget = np.zeros(1, dtype=np.int64)
+    nodes = 0
+    depth = 0  # tables placed besides infinity's
+    fresh = True
+    while True:
+        if fresh:
+            fresh = False
+            cand_n[depth] = 0
+            cand_at[depth] = 0
+            if depth == n - 1:
+                return shift, nodes, out
+            if free_tables > 0 and depth == n - 1 - free_tables:
+                pc = np.zeros(half + 1, dtype=np.int64)
+                oc = np.zeros(half + 1, dtype=np.int64)
+                for i in range(n):
+                    if used[i]:
+                        if i == 0:
+                            pc[_gap(shape[0, 2], shape[0, 3], M)] += 1
+                            oc[_gap(shape[0, 1], shape[0, 2], M)] += 1
+                            oc[_gap(shape[0, 1], shape[0, 3], M)] += 1
+                            continue
+                        pc[_gap(shape[i, 0], shape[i, 1], M)] += 1
+                        pc[_gap(shape[i, 2], shape[i, 3], M)] += 1
+                        for a in range(2):
+                            for b in range(2, 4):
+                                oc[_gap(shape[i, a], shape[i, b], M)] += 1
+                nf = 0
+                for x in range(M):
+                    if not _covered(cov_lo, cov_hi, x):
+                        free[nf] = x
+                        nf += 1
+                budget[0] = free_budget
+                nodes += 1
+                if _free_tables(free[:nf], M, pc, oc, out, budget):
+                    return shift, nodes, out
+            else:
+                # the column with the fewest placements: a residue not yet covered or a
+                # table not yet placed (none left for one of them: a dead end)
+                count[:] = 0
+                table, table_fewest = -1, 1 << 30
+                for j in range(n):
+                    i = order[j]
+                    if used[i]:
+                        continue
+                    c = 0
+                    for s in range(M):
+                        if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
+                            c += 1
+                            for k in range(4):
+                                count[(shape[i, k] + s) % M] += 1
+                    if c < table_fewest:
+                        table, table_fewest = i, c
+                best, fewest = -1, 1 << 30
+                for x in range(M):
+                    if not _covered(cov_lo, cov_hi, x) and count[x] < fewest:
+                        best, fewest = x, count[x]
+                if table_fewest == 0 or fewest == 0:
+                    pass
+                elif table_fewest < fewest:
+                    for s in range(M):
+                        if (lo[table, s] & cov_lo) == 0 and (hi[table, s] & cov_hi) == 0:
+                            cand_table[depth, cand_n[depth]] = table
+                            cand_shift[depth, cand_n[depth]] = s
+                            cand_n[depth] += 1
+                else:
+                    for j in range(n):
+                        i = order[j]
+                        if used[i]:
+                            continue
+                        for k in range(4):
+                            s = (best - shape[i, k]) % M
+                            if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
+                                cand_table[depth, cand_n[depth]] = i
+                                cand_shift[depth, cand_n[depth]] = s
+                                cand_n[depth] += 1
+        if cand_at[depth] < cand_n[depth]:
+            c = cand_at[depth]
+            cand_at[depth] += 1
+            i, s = cand_table[depth, c], cand_shift[depth, c]
+            cov_lo |= lo[i, s]
+            cov_hi |= hi[i, s]
+            used[i] = True
+            shift[i] = s
+            placed[depth] = i
+            depth += 1
+            nodes += 1
+            fresh = True
+            if nodes > max_nodes:
                 break
-    return faulty
-
-
-def _repair(row: np.ndarray, M: int, tables: list[int], budget: int) -> list[int] | None:
-    """The row with `tables` re-seated exactly (`_free_tables`: every gap left over once
-    between partners and twice between opponents), the other tables kept; None if the
-    exhaustive search finds no way within `budget` steps."""
-    keep = np.array([v for t in range(len(row) // 4) if t not in tables
-                     for v in row[4 * t:4 * t + 4]], dtype=np.int64)
-    free = sorted(int(v) for t in tables for v in row[4 * t:4 * t + 4])
-    if M in free:
-        free = [M] + free[:-1]
-    pc, oc, _ = _gap_cost(keep, M)
-    out = np.empty(4 * len(tables), dtype=np.int64)
-    if _free_tables(np.array(free, dtype=np.int64), M, pc, oc, out,
-                    np.array([budget], dtype=np.int64)):
-        return out.tolist() + keep.tolist()
-    return None
+        else:
+            if depth == 0:
+                break
+            depth -= 1
+            i = placed[depth]
+            cov_lo &= ~lo[i, shift[i]]
+            cov_hi &= ~hi[i, shift[i]]
+            used[i] = False
+            shift[i] = -1
+    shift[:] = -1
+    return shift, nodes, out
 
 
 def search(
     players: int,
     seconds: float = 60.0,
     seed: int = 0,
-    steps: int | None = None,
-    repair_tables: int | None = None,
-    repairs: int = 300,
-    budget: int = 2_000_000,
+    max_nodes: int = 2_000_000,
+    free_tables: int = 0,
+    free_budget: int = 3000,
     progress: dict | None = None,
 ) -> list[int] | None:
-    """A seed for `players` by annealing over the whole row, then large-neighbourhood
-    repair; None if not found within `seconds` (checked between steps).
+    """A seed for `players` by table shapes, then a tiling; None if none within `seconds`
+    (checked between tilings).
 
-    Annealing (swaps of two seats, cost the distance of the gap counts from the rule)
-    quickly gets within a few gaps of a seed but stalls there from P = 44 on. The repair
-    then frees the tables with a faulty gap and random others, `repair_tables` in all (by
-    default 7 up to 48 players, then one more per 6 players: 9 for 60), and re-seats them
-    exactly (`_repair`, at most `budget` steps each), up to `repairs` random choices before
-    annealing a new row. progress (if given) gets "restarts", "closest" (the smallest cost annealing
-    reached) and "repairs" (the choices tried)."""
+    The gaps of a table do not change when all its residues move by the same amount. So the
+    search first fixes every table up to such a shift (`_anneal_shapes`: each gap once between
+    partners by construction, opponent gaps annealed to twice each, in well under a second
+    at M = 99), then looks for shifts that make the tables a partition of the residues
+    (`_tile`, exact cover with at most `max_nodes` placements; with `free_tables`, the last
+    tables re-seated freely). Random 4-sets would have about a hundred tilings at M = 67,
+    so the tiling search, not the shapes, is what takes the time; new shapes are annealed
+    whenever a tiling is not found within max_nodes.
+    progress (if given) gets "shapes" (annealed), "tilings" (searched) and "nodes"."""
     if players % 4 or players < 4:
         raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
+    if players > 128:
+        raise ValueError(f"{players} players: the search covers at most 128 (two 64-bit words)")
     M = players - 1
-    T = players // 4
-    steps = steps or max(200_000, 13_000 * players * players)
-    repair_tables = repair_tables or max(7, (players - 6) // 6)
+    steps = 20_000 * M
     rng = np.random.default_rng(seed)
     if progress is not None:
-        progress.update(restarts=0, closest=None, repairs=0)
+        progress.update(shapes=0, tilings=0, nodes=0)
     start = time.monotonic()
-    while True:
-        vals = rng.permutation(players).astype(np.int64)
-        best, row = _anneal_row(vals, M, steps, 1.5, 0.4, int(rng.integers(2**31)))
+    while time.monotonic() - start <= seconds:
+        trial = int(rng.integers(2**31))
+        gaps, lift, cost = _anneal_shapes(M, steps, trial)
         if progress is not None:
-            progress["restarts"] += 1
-            if progress["closest"] is None or best < progress["closest"]:
-                progress["closest"] = int(best)
-        if best == 0 and check(row.tolist()).ok:
-            return row.tolist()
-        faulty = _faulty_tables(row, M)
-        others = [t for t in range(T) if t not in faulty]
-        extra = max(0, min(repair_tables, T) - len(faulty))
-        for _ in range(repairs if extra else 1):
-            if time.monotonic() - start > seconds:
-                return None
-            if progress is not None:
-                progress["repairs"] += 1
-            tables = faulty + rng.choice(others, size=extra, replace=False).tolist()
-            found = _repair(row, M, tables, budget)
-            if found is not None and check(found).ok:
-                return found
-        if time.monotonic() - start > seconds:
-            return None
+            progress["shapes"] += 1
+        if cost:
+            continue
+        shape = _shapes(gaps, lift, M)
+        shift, nodes, free = _tile(M, shape, max_nodes, trial, free_tables, free_budget)
+        if progress is not None:
+            progress["tilings"] += 1
+            progress["nodes"] += int(nodes)
+        if shift[0] < 0:
+            continue
+        row = shape[0].tolist()
+        for i in range(1, len(shape)):
+            if shift[i] >= 0:
+                row += ((shape[i] + shift[i]) % M).tolist()
+        row += free[: players - len(row)].tolist() if len(row) < players else []
+        if check(row).ok:
+            return row
+    return None
 
 
 # ---------------------------------------------------------------------------------------

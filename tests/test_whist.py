@@ -159,28 +159,40 @@ def test_search_finds_a_small_seed():
     assert row is not None and whist.check(row).ok
 
 
-def test_repair_reseats_broken_tables_exactly():
-    # break the stored 44-player seed by swapping residues between two tables; re-seating
-    # those two tables and a third exactly gives a row the check accepts again
-    row = np.array(stored(44), dtype=np.int64)
-    row[1], row[13] = row[13], row[1]
-    assert not whist.check(row.tolist()).ok
-    faulty = whist._faulty_tables(row, 43)
-    assert 0 in faulty and 3 in faulty
-    fixed = whist._repair(row, 43, [0, 3, 7], budget=1_000_000)
-    assert fixed is not None and sorted(fixed) == list(range(44))
-    verdict = whist.check(fixed)
-    assert verdict.ok, verdict.explain()
-    kept = {tuple(row[4 * t : 4 * t + 4]) for t in range(11) if t not in (0, 3, 7)}
-    assert kept <= {tuple(fixed[i : i + 4]) for i in range(0, 44, 4)}
+def test_shapes_have_every_gap_once_between_partners_and_twice_between_opponents():
+    # the shapes are the tables before their shifts; gaps do not change with a shift, so
+    # the gap counts of the unshifted shapes are already the rule's
+    M = 43
+    gaps, lift, cost = whist._anneal_shapes(M, 20_000 * M, 5)
+    assert cost == 0
+    shape = whist._shapes(gaps, lift, M)
+    assert shape[0, 0] == M and all(len(set(t)) == 4 for t in shape.tolist())
+    partner, opponent = whist.gap_counts(shape.ravel().tolist(), M)
+    assert set(partner[1:]) == {1} and set(opponent[1:]) == {2}
 
 
-def test_search_with_repair_on_a_stalled_row():
-    # few annealing steps leave faults behind; the repair of 7 tables finishes the seed
+def test_tiling_shifts_the_shapes_into_a_seed():
+    M = 43
+    for trial in range(20):
+        gaps, lift, cost = whist._anneal_shapes(M, 20_000 * M, trial)
+        shift, nodes, _ = whist._tile(M, whist._shapes(gaps, lift, M), 500_000, trial, 0, 0)
+        if cost == 0 and shift[0] == 0:
+            break
+    assert shift[0] == 0, "no tiling in 20 shape sets"
+    shape = whist._shapes(gaps, lift, M)
+    row = shape[0].tolist() + [v for i in range(1, 11) for v in ((shape[i] + shift[i]) % M)]
+    assert sorted(row) == list(range(44))
+    for i in range(1, 11):  # each table is its shape moved round the clock
+        assert sorted(row[4 * i : 4 * i + 4]) == sorted(((shape[i] + shift[i]) % M).tolist())
+    assert whist.check(row).ok, whist.check(row).explain()
+
+
+@pytest.mark.parametrize("players, free_tables", [(44, 0), (28, 2)])
+def test_search_finds_seeds(players, free_tables):
     progress = {}
-    row = whist.search(28, seconds=60, seed=1, steps=20_000, progress=progress)
-    assert row is not None and whist.check(row).ok
-    assert progress["closest"] > 0 and progress["repairs"] >= 1
+    row = whist.search(players, seconds=60, seed=1, free_tables=free_tables, progress=progress)
+    assert row is not None and len(row) == players and whist.check(row).ok
+    assert progress["tilings"] >= 1 and progress["shapes"] >= progress["tilings"]
 
 
 def test_mirror_construction_rebuilds_40_from_4():
