@@ -833,6 +833,10 @@ def multiplier_options(M: int, mirror: bool = False) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------------------------------
 
 
+SHAPE_TEMPERATURE = 0.3  # fixed: at M = 83, 12 of 16 runs of 40,000 M steps reach cost 0,
+# against 3 of 16 cooling from 1.5 to 0.05 (they stall at cost 2)
+
+
 @kernel
 def _shape_opponents(i, gaps, lift, M, out):
     """The opponent gaps of table i's shape into out; returns how many (2 at infinity's
@@ -880,7 +884,8 @@ def _anneal_shapes(M, steps, seed):
     and gaps[2i] at table i, so every gap is once between partners by construction. lift[i]
     places the second pair: shape [0, d1 | t, t + d2] (infinity's: [inf, 0 | u, u + d0]).
     The cost is the distance of the opponent gap counts from twice each. Moves: a new lift
-    for one table, or two partner gaps swapped between tables."""
+    for one table, or two partner gaps swapped between tables, at the fixed temperature
+    SHAPE_TEMPERATURE."""
     np.random.seed(seed)
     half = (M - 1) // 2
     n = (M + 1) // 4
@@ -898,10 +903,9 @@ def _anneal_shapes(M, steps, seed):
     cost = 0
     for g in range(1, half + 1):
         cost += abs(oc[g] - 2)
-    for step in range(steps):
+    for _ in range(steps):
         if cost == 0:
             break
-        temp = 1.5 * (1.0 - step / steps) + 0.05
         if np.random.random() < 0.6:
             i = np.random.randint(n)
             value = np.random.randint(M)
@@ -911,7 +915,7 @@ def _anneal_shapes(M, steps, seed):
             delta = _shape_count(i, gaps, lift, M, oc, -1, buf)
             lift[i] = value
             delta += _shape_count(i, gaps, lift, M, oc, 1, buf)
-            if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+            if delta <= 0 or np.random.random() < np.exp(-delta / SHAPE_TEMPERATURE):
                 cost += delta
             else:
                 _shape_count(i, gaps, lift, M, oc, -1, buf)
@@ -930,7 +934,7 @@ def _anneal_shapes(M, steps, seed):
         if fits:
             delta += _shape_count(ti, gaps, lift, M, oc, 1, buf)
             delta += _shape_count(tj, gaps, lift, M, oc, 1, buf)
-            if delta <= 0 or np.random.random() < np.exp(-delta / temp):
+            if delta <= 0 or np.random.random() < np.exp(-delta / SHAPE_TEMPERATURE):
                 cost += delta
                 continue
             _shape_count(ti, gaps, lift, M, oc, -1, buf)
@@ -1126,7 +1130,7 @@ def search(
     if players > 128:
         raise ValueError(f"{players} players: the search covers at most 128 (two 64-bit words)")
     M = players - 1
-    steps = 20_000 * M
+    steps = 40_000 * M
     rng = np.random.default_rng(seed)
     if progress is not None:
         progress.update(shapes=0, tilings=0, nodes=0)
