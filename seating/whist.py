@@ -965,16 +965,14 @@ def _covered(cov_lo, cov_hi, x):
 
 
 @njit(cache=True)
-def _tile(M, shape, max_nodes, seed, free_tables, free_budget):
-    """Shifts that lay the shapes over the clock so every residue is covered once: exact
-    cover, depth first, the residue with the fewest placements next (infinity's table stays
-    at shift 0). With free_tables > 0, once that many tables are left their residues are
-    re-seated freely by `_free_tables` (any tables giving the gaps still missing). Returns
-    (shift, nodes, free): shift[i] = -1 for an unplaced table, shift[0] = -1 if nothing was
-    found within max_nodes; free holds the re-seated tables."""
+def _tile(M, shape, max_nodes, seed):
+    """Shifts that lay the shapes over the clock so that every residue is covered once:
+    exact cover, depth first, next the column with the fewest placements left (a residue
+    not yet covered or a table not yet placed; none left for one of them is a dead end).
+    Infinity's table stays at shift 0. Returns (shift, nodes); shift[0] = -1 if nothing was
+    found within max_nodes placements."""
     np.random.seed(seed)
     n = shape.shape[0]
-    half = (M - 1) // 2
     one = np.uint64(1)
     lo = np.zeros((n, M), dtype=np.uint64)  # residues of table i at shift s, as bits
     hi = np.zeros((n, M), dtype=np.uint64)
@@ -993,90 +991,61 @@ def _tile(M, shape, max_nodes, seed, free_tables, free_budget):
     used[0] = True
     shift = np.full(n, -1, dtype=np.int64)
     shift[0] = 0
-    cand_table = np.zeros((n, max(4 * n, M)), dtype=np.int64)
-    cand_shift = np.zeros((n, max(4 * n, M)), dtype=np.int64)
-    count = np.zeros(M, dtype=np.int64)
+    width = max(4 * n, M)
+    cand_table = np.zeros((n, width), dtype=np.int64)
+    cand_shift = np.zeros((n, width), dtype=np.int64)
     cand_n = np.zeros(n, dtype=np.int64)
     cand_at = np.zeros(n, dtype=np.int64)
+    count = np.zeros(M, dtype=np.int64)
     placed = np.zeros(n, dtype=np.int64)
     order = np.random.permutation(n)
-    free = np.zeros(M, dtype=np.int64)
-    out = np.zeros(4 * max(free_tables, 1), dtype=np.int64)
-    budget = np.zeros(1, dtype=np.int64)
     nodes = 0
     depth = 0  # tables placed besides infinity's
     fresh = True
     while True:
         if fresh:
             fresh = False
+            if depth == n - 1:
+                return shift, nodes
             cand_n[depth] = 0
             cand_at[depth] = 0
-            if depth == n - 1:
-                return shift, nodes, out
-            if free_tables > 0 and depth == n - 1 - free_tables:
-                pc = np.zeros(half + 1, dtype=np.int64)
-                oc = np.zeros(half + 1, dtype=np.int64)
-                for i in range(n):
-                    if used[i]:
-                        if i == 0:
-                            pc[_gap(shape[0, 2], shape[0, 3], M)] += 1
-                            oc[_gap(shape[0, 1], shape[0, 2], M)] += 1
-                            oc[_gap(shape[0, 1], shape[0, 3], M)] += 1
-                            continue
-                        pc[_gap(shape[i, 0], shape[i, 1], M)] += 1
-                        pc[_gap(shape[i, 2], shape[i, 3], M)] += 1
-                        for a in range(2):
-                            for b in range(2, 4):
-                                oc[_gap(shape[i, a], shape[i, b], M)] += 1
-                nf = 0
-                for x in range(M):
-                    if not _covered(cov_lo, cov_hi, x):
-                        free[nf] = x
-                        nf += 1
-                budget[0] = free_budget
-                nodes += 1
-                if _free_tables(free[:nf], M, pc, oc, out, budget):
-                    return shift, nodes, out
+            count[:] = 0
+            table, table_fewest = -1, 1 << 30
+            for j in range(n):
+                i = order[j]
+                if used[i]:
+                    continue
+                c = 0
+                for s in range(M):
+                    if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
+                        c += 1
+                        for k in range(4):
+                            count[(shape[i, k] + s) % M] += 1
+                if c < table_fewest:
+                    table, table_fewest = i, c
+            best, fewest = -1, 1 << 30
+            for x in range(M):
+                if not _covered(cov_lo, cov_hi, x) and count[x] < fewest:
+                    best, fewest = x, count[x]
+            if table_fewest == 0 or fewest == 0:
+                pass  # dead end: no candidates
+            elif table_fewest < fewest:
+                for s in range(M):
+                    if (lo[table, s] & cov_lo) == 0 and (hi[table, s] & cov_hi) == 0:
+                        cand_table[depth, cand_n[depth]] = table
+                        cand_shift[depth, cand_n[depth]] = s
+                        cand_n[depth] += 1
             else:
-                # the column with the fewest placements: a residue not yet covered or a
-                # table not yet placed (none left for one of them: a dead end)
-                count[:] = 0
-                table, table_fewest = -1, 1 << 30
                 for j in range(n):
                     i = order[j]
                     if used[i]:
                         continue
-                    c = 0
-                    for s in range(M):
+                    for k in range(4):
+                        s = (best - shape[i, k]) % M
                         if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
-                            c += 1
-                            for k in range(4):
-                                count[(shape[i, k] + s) % M] += 1
-                    if c < table_fewest:
-                        table, table_fewest = i, c
-                best, fewest = -1, 1 << 30
-                for x in range(M):
-                    if not _covered(cov_lo, cov_hi, x) and count[x] < fewest:
-                        best, fewest = x, count[x]
-                if table_fewest == 0 or fewest == 0:
-                    pass
-                elif table_fewest < fewest:
-                    for s in range(M):
-                        if (lo[table, s] & cov_lo) == 0 and (hi[table, s] & cov_hi) == 0:
-                            cand_table[depth, cand_n[depth]] = table
+                            cand_table[depth, cand_n[depth]] = i
                             cand_shift[depth, cand_n[depth]] = s
                             cand_n[depth] += 1
-                else:
-                    for j in range(n):
-                        i = order[j]
-                        if used[i]:
-                            continue
-                        for k in range(4):
-                            s = (best - shape[i, k]) % M
-                            if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
-                                cand_table[depth, cand_n[depth]] = i
-                                cand_shift[depth, cand_n[depth]] = s
-                                cand_n[depth] += 1
         if cand_at[depth] < cand_n[depth]:
             c = cand_at[depth]
             cand_at[depth] += 1
@@ -1101,7 +1070,7 @@ def _tile(M, shape, max_nodes, seed, free_tables, free_budget):
             used[i] = False
             shift[i] = -1
     shift[:] = -1
-    return shift, nodes, out
+    return shift, nodes
 
 
 def search(
@@ -1109,8 +1078,6 @@ def search(
     seconds: float = 60.0,
     seed: int = 0,
     max_nodes: int = 2_000_000,
-    free_tables: int = 0,
-    free_budget: int = 3000,
     progress: dict | None = None,
 ) -> list[int] | None:
     """A seed for `players` by table shapes, then a tiling; None if none within `seconds`
@@ -1118,12 +1085,11 @@ def search(
 
     The gaps of a table do not change when all its residues move by the same amount. So the
     search first fixes every table up to such a shift (`_anneal_shapes`: each gap once between
-    partners by construction, opponent gaps annealed to twice each, in well under a second
-    at M = 99), then looks for shifts that make the tables a partition of the residues
-    (`_tile`, exact cover with at most `max_nodes` placements; with `free_tables`, the last
-    tables re-seated freely). Random 4-sets would have about a hundred tilings at M = 67,
-    so the tiling search, not the shapes, is what takes the time; new shapes are annealed
-    whenever a tiling is not found within max_nodes.
+    partners by construction, opponent gaps annealed to twice each, about a second at
+    M = 99), then looks for shifts that make the tables a partition of the residues
+    (`_tile`, exact cover with at most `max_nodes` placements). Random 4-sets would have
+    about a hundred tilings at M = 67, so the tiling search, not the shapes, is what takes
+    the time; new shapes are annealed whenever a tiling is not found within max_nodes.
     progress (if given) gets "shapes" (annealed), "tilings" (searched) and "nodes"."""
     if players % 4 or players < 4:
         raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
@@ -1143,7 +1109,7 @@ def search(
         if cost:
             continue
         shape = _shapes(gaps, lift, M)
-        shift, nodes, free = _tile(M, shape, max_nodes, trial, free_tables, free_budget)
+        shift, nodes = _tile(M, shape, max_nodes, trial)
         if progress is not None:
             progress["tilings"] += 1
             progress["nodes"] += int(nodes)
@@ -1151,9 +1117,7 @@ def search(
             continue
         row = shape[0].tolist()
         for i in range(1, len(shape)):
-            if shift[i] >= 0:
-                row += ((shape[i] + shift[i]) % M).tolist()
-        row += free[: players - len(row)].tolist() if len(row) < players else []
+            row += ((shape[i] + shift[i]) % M).tolist()
         if check(row).ok:
             return row
     return None
@@ -1861,10 +1825,15 @@ def construct(
     return None
 
 
+SEARCH_REBUILD_MAX = 64  # the seed table searches sizes without a construction up to here
+# (seconds each); beyond, a search can take many minutes and is run once (benchmarks/)
+
+
 def seed_table(paths, build_seconds: float = 60.0) -> list[dict]:
     """One row per seed file (sorted by players): how it was made (its comment), the
-    check's verdict and time, and, where a construction reaches the size from the other
-    stored seeds, whether it rebuilds a valid seed and how long that took."""
+    check's verdict and time, and whether a construction from the other stored seeds (or,
+    up to SEARCH_REBUILD_MAX players without one, the search) rebuilds a valid seed and how
+    long that took."""
     files = sorted(((len(read_row(p)), Path(p)) for p in paths), key=lambda x: x[0])
     seeds = {P: read_row(path) for P, path in files}
     rows = []
@@ -1900,6 +1869,12 @@ def seed_table(paths, build_seconds: float = 60.0) -> list[dict]:
             else:
                 row["construction"] = built[1]
                 row["rebuilt"] = "valid"
+        elif P <= SEARCH_REBUILD_MAX:
+            start = time.perf_counter()
+            found = search(P, build_seconds, seed=P)
+            row["build_seconds"] = round(time.perf_counter() - start, 3)
+            row["construction"] = "search: table shapes, then a tiling (seed = P)"
+            row["rebuilt"] = "valid" if found else "not within the time limit"
         rows.append(row)
     return rows
 
@@ -1910,7 +1885,7 @@ def seed_table_html(rows: list[dict]) -> str:
 
     head = (
         "<tr><th>P</th><th>M = P &minus; 1</th><th>how the stored seed was made</th>"
-        "<th>check</th><th>check time (s)</th><th>construction rebuilt here</th>"
+        "<th>check</th><th>check time (s)</th><th>rebuilt here by</th>"
         "<th>rebuilt seed</th><th>build time (s)</th></tr>"
     )
     body = []
