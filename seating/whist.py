@@ -109,7 +109,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .jit import fast, kernel
+from .jit import kernel
 
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
@@ -956,37 +956,36 @@ def _shapes(gaps, lift, M: int) -> np.ndarray:
     return shape
 
 
-@fast
-def _covered(cov_lo, cov_hi, x):
-    """Whether residue x (< 128) is among the bits cov_lo (0..63) and cov_hi (64..127)."""
-    if x < 64:
-        return (cov_lo >> np.uint64(x)) & np.uint64(1) != 0
-    return (cov_hi >> np.uint64(x - 64)) & np.uint64(1) != 0
-
-
 @njit(cache=True)
 def _tile(M, shape, max_nodes, seed):
     """Shifts that lay the shapes over the clock so that every residue is covered once:
     exact cover, depth first, next the column with the fewest placements left (a residue
     not yet covered or a table not yet placed; none left for one of them is a dead end).
-    Infinity's table stays at shift 0. Returns (shift, nodes); shift[0] = -1 if nothing was
-    found within max_nodes placements."""
+    Infinity's table stays at shift 0. Residues are bits of three words (M < 192). Returns
+    (shift, nodes); shift[0] = -1 if nothing was found within max_nodes placements."""
     np.random.seed(seed)
     n = shape.shape[0]
     one = np.uint64(1)
-    lo = np.zeros((n, M), dtype=np.uint64)  # residues of table i at shift s, as bits
-    hi = np.zeros((n, M), dtype=np.uint64)
+    b0 = np.zeros((n, M), dtype=np.uint64)  # residues 0-63 of table i at shift s
+    b1 = np.zeros((n, M), dtype=np.uint64)  # 64-127
+    b2 = np.zeros((n, M), dtype=np.uint64)  # 128-191
+    at = np.zeros((n, M, 4), dtype=np.int64)  # the residues themselves (infinity: M)
     for i in range(n):
         for s in range(M):
             for k in range(4):
-                if shape[i, k] == M:
-                    continue
-                x = (shape[i, k] + (s if i else 0)) % M
-                if x < 64:
-                    lo[i, s] |= one << np.uint64(x)
-                else:
-                    hi[i, s] |= one << np.uint64(x - 64)
-    cov_lo, cov_hi = lo[0, 0], hi[0, 0]
+                at[i, s, k] = M
+                if shape[i, k] != M:
+                    x = (shape[i, k] + (s if i else 0)) % M
+                    at[i, s, k] = x
+                    bit = one << np.uint64(x % 64)
+                    if x < 64:
+                        b0[i, s] |= bit
+                    elif x < 128:
+                        b1[i, s] |= bit
+                    else:
+                        b2[i, s] |= bit
+    c0, c1, c2 = b0[0, 0], b1[0, 0], b2[0, 0]
+    three = M > 128
     used = np.zeros(n, dtype=np.bool_)
     used[0] = True
     shift = np.full(n, -1, dtype=np.int64)
@@ -996,7 +995,7 @@ def _tile(M, shape, max_nodes, seed):
     cand_shift = np.zeros((n, width), dtype=np.int64)
     cand_n = np.zeros(n, dtype=np.int64)
     cand_at = np.zeros(n, dtype=np.int64)
-    count = np.zeros(M, dtype=np.int64)
+    count = np.zeros(M + 1, dtype=np.int64)
     placed = np.zeros(n, dtype=np.int64)
     order = np.random.permutation(n)
     nodes = 0
@@ -1017,22 +1016,27 @@ def _tile(M, shape, max_nodes, seed):
                     continue
                 c = 0
                 for s in range(M):
-                    if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
+                    hit = (b0[i, s] & c0) | (b1[i, s] & c1)
+                    if three:
+                        hit |= b2[i, s] & c2
+                    if hit == 0:
                         c += 1
                         for k in range(4):
-                            count[(shape[i, k] + s) % M] += 1
+                            count[at[i, s, k]] += 1
                 if c < table_fewest:
                     table, table_fewest = i, c
             best, fewest = -1, 1 << 30
             for x in range(M):
-                if not _covered(cov_lo, cov_hi, x) and count[x] < fewest:
+                word = c0 if x < 64 else (c1 if x < 128 else c2)
+                if (word >> np.uint64(x % 64)) & one == 0 and count[x] < fewest:
                     best, fewest = x, count[x]
             if table_fewest == 0 or fewest == 0:
                 pass  # dead end: no candidates
             elif table_fewest < fewest:
+                i = table
                 for s in range(M):
-                    if (lo[table, s] & cov_lo) == 0 and (hi[table, s] & cov_hi) == 0:
-                        cand_table[depth, cand_n[depth]] = table
+                    if (b0[i, s] & c0) | (b1[i, s] & c1) | (b2[i, s] & c2) == 0:
+                        cand_table[depth, cand_n[depth]] = i
                         cand_shift[depth, cand_n[depth]] = s
                         cand_n[depth] += 1
             else:
@@ -1042,7 +1046,7 @@ def _tile(M, shape, max_nodes, seed):
                         continue
                     for k in range(4):
                         s = (best - shape[i, k]) % M
-                        if (lo[i, s] & cov_lo) == 0 and (hi[i, s] & cov_hi) == 0:
+                        if (b0[i, s] & c0) | (b1[i, s] & c1) | (b2[i, s] & c2) == 0:
                             cand_table[depth, cand_n[depth]] = i
                             cand_shift[depth, cand_n[depth]] = s
                             cand_n[depth] += 1
@@ -1050,8 +1054,9 @@ def _tile(M, shape, max_nodes, seed):
             c = cand_at[depth]
             cand_at[depth] += 1
             i, s = cand_table[depth, c], cand_shift[depth, c]
-            cov_lo |= lo[i, s]
-            cov_hi |= hi[i, s]
+            c0 |= b0[i, s]
+            c1 |= b1[i, s]
+            c2 |= b2[i, s]
             used[i] = True
             shift[i] = s
             placed[depth] = i
@@ -1065,8 +1070,9 @@ def _tile(M, shape, max_nodes, seed):
                 break
             depth -= 1
             i = placed[depth]
-            cov_lo &= ~lo[i, shift[i]]
-            cov_hi &= ~hi[i, shift[i]]
+            c0 &= ~b0[i, shift[i]]
+            c1 &= ~b1[i, shift[i]]
+            c2 &= ~b2[i, shift[i]]
             used[i] = False
             shift[i] = -1
     shift[:] = -1
@@ -1093,8 +1099,8 @@ def search(
     progress (if given) gets "shapes" (annealed), "tilings" (searched) and "nodes"."""
     if players % 4 or players < 4:
         raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
-    if players > 128:
-        raise ValueError(f"{players} players: the search covers at most 128 (two 64-bit words)")
+    if players > 192:
+        raise ValueError(f"{players} players: the search covers at most 192 (three 64-bit words)")
     M = players - 1
     steps = 40_000 * M
     rng = np.random.default_rng(seed)

@@ -18,14 +18,9 @@ def stored(P):
     return whist.read_row(SEEDS / f"{P}.txt")
 
 
-# Sizes up to 100 without a stored seed yet (open work, see the commit log). P - 1 is a prime
-# = 3 (mod 4) for all but 100: 83 has no multiplier of odd order > 1 (P - 1 = 2q + 1), 67, 71
-# and 79 have some but the backtracking layouts tried ran out of time; 99 = 9 x 11 is blocked
-# for mirror tables by the squares of the gaps and its multiplier layouts ran out of time too.
-# The plain search with repair (whist.search) found 48 and 60 (47 and 59 have no multiplier);
-# on 68 and 72 it ran 15-40 minutes without a seed (benchmarks/results/whist_seeds.md).
-# For 100 only G = <37> is left among the multiplier groups (see the module docstring);
-# its layouts found nothing in the minutes tried (benchmarks/results/whist_seeds.md).
+# Sizes up to 100 without a stored seed yet (open work, see the commit log). The search by
+# table shapes and a tiling (whist.search) found 68, 72 and 84, where annealing over whole
+# rows with exact repair had stalled for 15-40 minutes (benchmarks/results/whist_seeds.md).
 MISSING_UP_TO_100 = [68, 72, 80, 84, 100]
 
 
