@@ -28,10 +28,10 @@ M = 99). Then the shifts: an exact cover of the residues by the shifted shapes, 
 taking the residue or table with the fewest placements next. Random 4-sets would have about
 (M - 3)! M^(n-1) / (24 C(M, 4))^(n-1) such tilings with infinity's table fixed (about 120 at
 M = 67), so the search tries new shapes when a tiling takes more than a node budget. This
-found the seeds for 68, 72 and 84 (M = 67, 71, 83, primes = 3 (mod 4) where no multiplier of
-odd order fixes infinity's table, so no orbit layout exists), where annealing over whole rows
-with exact repair of 7 to 12 tables had stalled at 2 to 4 faulty gaps for 15 to 40 minutes
-(benchmarks/results/whist_seeds.md).
+found the seeds for 68, 72, 80 and 84 (M = 67, 71, 79, 83, primes = 3 (mod 4) where no
+multiplier of odd order fixes infinity's table, so no orbit layout exists), where annealing
+over whole rows with exact repair of 7 to 12 tables had stalled at 2 to 4 faulty gaps for 15
+to 40 minutes (benchmarks/results/whist_seeds.md).
 
 Constructions (`orbit_search` with mirror tables or a multiplier) anneal over "slots". A slot
 holds one residue v and places its images c*v (mod M) at fixed seats of the row, for the
