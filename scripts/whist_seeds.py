@@ -17,7 +17,7 @@ def main(smk):
     good = sum(row["check"] == "valid" for row in rows)
     log(
         f"whist seeds: {good} of {len(rows)} valid; "
-        f"{sum(row['rebuilt'] == 'valid' for row in rows)} rebuilt by a construction"
+        f"{sum(row['rebuilt'] == 'valid' for row in rows)} rebuilt by a construction or the search"
     )
 
 

@@ -1831,7 +1831,7 @@ def construct(
     return None
 
 
-SEARCH_REBUILD_MAX = 64  # the seed table searches sizes without a construction up to here
+SEARCH_REBUILD_MAX = 64  # the seed table searches sizes no construction rebuilt up to here
 # (seconds each); beyond, a search can take many minutes and is run once (benchmarks/)
 
 
@@ -1862,25 +1862,24 @@ def seed_table(paths, build_seconds: float = 60.0) -> list[dict]:
             "build_seconds": "",
         }
         smaller = {Q: r for Q, r in seeds.items() if Q < P and check(r).ok}
+        start = time.perf_counter()
+        built = None
         if (
             mirror_options(P - 1)
             or multiplier_options(P - 1)
             or backtrack_options(P - 1, smaller, max_free=4)
         ):
-            start = time.perf_counter()
             built = construct(P, smaller, build_seconds)
-            row["build_seconds"] = round(time.perf_counter() - start, 3)
-            if built is None:
-                row["rebuilt"] = "not within the time limit"
-            else:
-                row["construction"] = built[1]
-                row["rebuilt"] = "valid"
-        elif P <= SEARCH_REBUILD_MAX:
-            start = time.perf_counter()
+            row["rebuilt"] = "not within the time limit"
+        if built is None and P <= SEARCH_REBUILD_MAX:
             found = search(P, build_seconds, seed=P)
+            if found is not None:
+                built = (found, "search: table shapes, then a tiling (seed = P)")
+            row["rebuilt"] = "not within the time limit"
+        if row["rebuilt"]:
             row["build_seconds"] = round(time.perf_counter() - start, 3)
-            row["construction"] = "search: table shapes, then a tiling (seed = P)"
-            row["rebuilt"] = "valid" if found else "not within the time limit"
+        if built is not None:
+            row["construction"], row["rebuilt"] = built[1], "valid"
         rows.append(row)
     return rows
 
