@@ -177,9 +177,19 @@ def test_tiling_shifts_the_shapes_into_a_seed():
     shape = whist._shapes(gaps, lift, M)
     row = shape[0].tolist() + [v for i in range(1, 11) for v in ((shape[i] + shift[i]) % M)]
     assert sorted(row) == list(range(44))
-    for i in range(1, 11):  # each table is its shape moved round the clock
-        assert sorted(row[4 * i : 4 * i + 4]) == sorted(((shape[i] + shift[i]) % M).tolist())
     assert whist.check(row).ok, whist.check(row).explain()
+
+
+def test_tiling_covers_residues_past_128():
+    # blocks of four consecutive residues after infinity's table {0, 1, 2}: the only tiling
+    # puts them at 3, 7, ..., 127 (residues 128-130 sit in the third 64-bit word)
+    M = 131
+    shape = np.array([[M, 0, 1, 2]] + [[0, 1, 2, 3]] * 32, dtype=np.int64)
+    shift, nodes = whist._tile(M, shape, 10_000, 1)
+    assert shift[0] == 0 and nodes == 32
+    covered = sorted([0, 1, 2] + [int(s + k) % M for s in shift[1:] for k in range(4)])
+    assert covered == list(range(M))
+    assert sorted(shift[1:].tolist()) == list(range(3, 128, 4))
 
 
 @pytest.mark.parametrize("players", [28, 44])
