@@ -109,7 +109,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .jit import kernel
+from .jit import fast, kernel
 
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
@@ -956,6 +956,16 @@ def _shapes(gaps, lift, M: int) -> np.ndarray:
     return shape
 
 
+@fast
+def _fits(b0, b1, b2, i, s, c0, c1, c2, three):
+    """Whether table i at shift s covers none of the residues covered so far (c0, c1, c2:
+    bits of residues 0-63, 64-127, 128-191; the third word only when `three`)."""
+    hit = (b0[i, s] & c0) | (b1[i, s] & c1)
+    if three:
+        hit |= b2[i, s] & c2
+    return hit == 0
+
+
 @njit(cache=True)
 def _tile(M, shape, max_nodes, seed):
     """Shifts that lay the shapes over the clock so that every residue is covered once:
@@ -1016,10 +1026,7 @@ def _tile(M, shape, max_nodes, seed):
                     continue
                 c = 0
                 for s in range(M):
-                    hit = (b0[i, s] & c0) | (b1[i, s] & c1)
-                    if three:
-                        hit |= b2[i, s] & c2
-                    if hit == 0:
+                    if _fits(b0, b1, b2, i, s, c0, c1, c2, three):
                         c += 1
                         for k in range(4):
                             count[at[i, s, k]] += 1
@@ -1033,10 +1040,9 @@ def _tile(M, shape, max_nodes, seed):
             if table_fewest == 0 or fewest == 0:
                 pass  # dead end: no candidates
             elif table_fewest < fewest:
-                i = table
                 for s in range(M):
-                    if (b0[i, s] & c0) | (b1[i, s] & c1) | (b2[i, s] & c2) == 0:
-                        cand_table[depth, cand_n[depth]] = i
+                    if _fits(b0, b1, b2, table, s, c0, c1, c2, three):
+                        cand_table[depth, cand_n[depth]] = table
                         cand_shift[depth, cand_n[depth]] = s
                         cand_n[depth] += 1
             else:
@@ -1046,7 +1052,7 @@ def _tile(M, shape, max_nodes, seed):
                         continue
                     for k in range(4):
                         s = (best - shape[i, k]) % M
-                        if (b0[i, s] & c0) | (b1[i, s] & c1) | (b2[i, s] & c2) == 0:
+                        if _fits(b0, b1, b2, i, s, c0, c1, c2, three):
                             cand_table[depth, cand_n[depth]] = i
                             cand_shift[depth, cand_n[depth]] = s
                             cand_n[depth] += 1
@@ -1863,23 +1869,22 @@ def seed_table(paths, build_seconds: float = 60.0) -> list[dict]:
         }
         smaller = {Q: r for Q, r in seeds.items() if Q < P and check(r).ok}
         start = time.perf_counter()
-        built = None
+        built, tried = None, False
         if (
             mirror_options(P - 1)
             or multiplier_options(P - 1)
             or backtrack_options(P - 1, smaller, max_free=4)
         ):
-            built = construct(P, smaller, build_seconds)
-            row["rebuilt"] = "not within the time limit"
+            built, tried = construct(P, smaller, build_seconds), True
         if built is None and P <= SEARCH_REBUILD_MAX:
-            found = search(P, build_seconds, seed=P)
+            found, tried = search(P, build_seconds, seed=P), True
             if found is not None:
                 built = (found, "search: table shapes, then a tiling (seed = P)")
-            row["rebuilt"] = "not within the time limit"
-        if row["rebuilt"]:
+        if tried:
             row["build_seconds"] = round(time.perf_counter() - start, 3)
+            row["rebuilt"] = "valid" if built is not None else "not within the time limit"
         if built is not None:
-            row["construction"], row["rebuilt"] = built[1], "valid"
+            row["construction"] = built[1]
         rows.append(row)
     return rows
 
