@@ -1136,6 +1136,365 @@ def search(
 
 
 # ---------------------------------------------------------------------------------------
+# Rows kept by an involution x -> m x: free tables, then paired shapes and a tiling
+# ---------------------------------------------------------------------------------------
+
+
+def involution_options(M: int) -> list[int]:
+    """The multipliers m != +-1 with m^2 = 1 (mod M) for which `involution_search` has a
+    layout: the residues m fixes (q of them, with infinity q + 1 = 2a) make a fixed pairs,
+    the gaps m turns round (m d = -d, b classes) need b swap pairs {x, m x}, a and b have
+    the same parity (free tables of two fixed pairs, one of each, or two swap pairs), and
+    the residues left fill pairs of base tables (M - q - 2b a multiple of 8)."""
+    found = []
+    for m in range(2, M - 1):
+        if (m * m) % M != 1:
+            continue
+        q = math.gcd(m - 1, M)
+        b = (math.gcd(m + 1, M) - 1) // 2
+        a = (q + 1) // 2
+        if (a - b) % 2 == 0 and (M - q - 2 * b) % 8 == 0 and M - q - 2 * b > 0:
+            found.append(m)
+    return found
+
+
+def _gap_orbits(M: int, m: int) -> tuple[np.ndarray, list[list[int]]]:
+    """The gap classes 1..(M-1)/2 in orbits of x -> m x: (orbit of each class, orbits)."""
+    half = (M - 1) // 2
+    orbit_of = np.full(half + 1, -1, dtype=np.int64)
+    orbits: list[list[int]] = []
+    for c in range(1, half + 1):
+        if orbit_of[c] < 0:
+            orbit = sorted({c, gap(m * c, 0, M)})
+            orbit_of[orbit] = len(orbits)
+            orbits.append(orbit)
+    return orbit_of, orbits
+
+
+def _starter(residues: list[int], M: int, rng) -> list[tuple[int, int]] | None:
+    """A random pairing of `residues` in which every gap class they can show comes once
+    (depth first; None if there is none)."""
+    wanted = sorted({gap(x, y, M) for x in residues for y in residues if x != y})
+    if len(wanted) != len(residues) // 2:
+        return None
+    left = set(residues)
+    pairs: list[tuple[int, int]] = []
+    used: set[int] = set()
+
+    def extend() -> bool:
+        if not left:
+            return True
+        x = min(left)
+        left.discard(x)
+        for y in rng.permutation(sorted(left)).tolist():
+            g = gap(x, y, M)
+            if g in used:
+                continue
+            left.discard(y)
+            used.add(g)
+            pairs.append((x, y))
+            if extend():
+                return True
+            pairs.pop()
+            used.discard(g)
+            left.add(y)
+        left.add(x)
+        return False
+
+    return pairs if extend() else None
+
+
+def _involution_free_tables(M: int, m: int, rng, small_row=None) -> list[int] | None:
+    """The tables m keeps as they are: infinity and the fixed residues in partner pairs
+    (infinity with 0, the others a random starter, or the scaled small seed's tables), and
+    one swap pair {x, m x} for each gap class m turns round, x drawn at random; the pairs
+    grouped two to a table at random (a scaled small seed keeps its own tables)."""
+    fixed = [x for x in range(M) if ((m - 1) * x) % M == 0]
+    swaps = []
+    for c in sorted({gap((m - 1) * x, 0, M) for x in range(M) if ((m - 1) * x) % M}):
+        if (m * c + c) % M:
+            continue
+        choices = [x for x in range(M) if gap((m - 1) * x, 0, M) == c and ((m - 1) * x) % M]
+        x = int(rng.choice(choices))
+        swaps.append((x, (m * x) % M))
+    if small_row is not None:
+        row = scaled(small_row, M)
+        if sorted(row) != sorted(fixed + [M]) or len(swaps) % 2:
+            return None
+        pairs = swaps
+    else:
+        starter = _starter([x for x in fixed if x], M, rng)
+        if starter is None:
+            return None
+        row, pairs = [], [(M, 0)] + starter + swaps
+    order = rng.permutation(len(pairs))
+    for i in range(0, len(order), 2):
+        row += [*pairs[order[i]], *pairs[order[i + 1]]]
+    first = row.index(M) // 4 * 4  # infinity's table first, as in every other seed
+    return [int(v) for v in row[first : first + 4] + row[:first] + row[first + 4 :]]
+
+
+def _involution_need(row, M: int, orbits) -> np.ndarray | None:
+    """How many opponent gaps of each orbit the base tables must still give, given the free
+    tables' row: each base gap adds one to both classes of its orbit (two to a class m keeps
+    up to sign), so a class needs (2 - count) / size; None if that does not come out whole."""
+    _, oc = gap_counts(row, M)
+    need = np.zeros(len(orbits), dtype=np.int64)
+    for i, orbit in enumerate(orbits):
+        counts = {int(oc[c]) for c in orbit}
+        if len(counts) != 1:
+            return None
+        left = 2 - counts.pop()
+        if left < 0 or (len(orbit) == 1 and left % 2):
+            return None
+        need[i] = left if len(orbit) == 2 else left // 2
+    return need
+
+
+@kernel
+def _pair_shape_gaps(d1, d2, t, M, orbit_of, count, sign):
+    """Add (sign 1) or remove (-1) the opponent gaps of shape [0, d1 | t, t + d2] to the
+    orbit counts; returns how many of them are 0 (residues that coincide)."""
+    zero = 0
+    for g in (t, t + d2, t - d1, t + d2 - d1):
+        c = _gap(g, 0, M)
+        if c == 0:
+            zero += 1
+        else:
+            count[orbit_of[c]] += sign
+    return zero
+
+
+@njit(cache=True)
+def _anneal_pair_shapes(reps, need, orbit_of, M, steps, seed):
+    """Shapes for the base tables of an involution row, by annealing: base table i holds
+    the partner orbits order[2i], order[2i + 1] (each once, by construction), as the gaps
+    reps[j, pick[j]] (one of the four signed classes of orbit j), in the shape
+    [0, d1 | t, t + d2] with t = lift[i]. The cost is the distance of the opponent orbit
+    counts from `need`, plus 4 for every pair of coinciding residues. Moves: a new lift, a
+    new pick, or two orbits swapped between tables, at SHAPE_TEMPERATURE.
+    Returns (order, pick, lift, cost)."""
+    np.random.seed(seed)
+    n = reps.shape[0]
+    B = n // 2
+    order = np.random.permutation(n)
+    pick = np.random.randint(0, 4, n)
+    lift = np.random.randint(1, M, B)
+    count = np.zeros(need.shape[0], dtype=np.int64)
+    zero = 0
+    for i in range(B):
+        j, k = order[2 * i], order[2 * i + 1]
+        zero += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
+                                 count, 1)
+    cost = 4 * zero
+    for o in range(need.shape[0]):
+        cost += abs(count[o] - need[o])
+    for _ in range(steps):
+        if cost == 0:
+            break
+        r = np.random.random()
+        a = np.random.randint(n)
+        b = np.random.randint(n)
+        ta, tb = a // 2, b // 2
+        if r >= 0.6 and ta == tb:
+            continue
+        tables = (ta, tb) if r >= 0.6 else (ta, ta)
+        ntab = 2 if r >= 0.6 else 1
+        old_lift, old_pick = lift[ta], pick[order[a]]
+        before = 0
+        for x in range(ntab):
+            i = tables[x]
+            j, k = order[2 * i], order[2 * i + 1]
+            before += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M,
+                                       orbit_of, count, -1)
+        if r < 0.3:
+            lift[ta] = np.random.randint(1, M)
+        elif r < 0.6:
+            pick[order[a]] = np.random.randint(4)
+        else:
+            order[a], order[b] = order[b], order[a]
+        after = 0
+        for x in range(ntab):
+            i = tables[x]
+            j, k = order[2 * i], order[2 * i + 1]
+            after += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M,
+                                      orbit_of, count, 1)
+        new = 4 * (zero - before + after)
+        for o in range(need.shape[0]):
+            new += abs(count[o] - need[o])
+        if new <= cost or np.random.random() < np.exp((cost - new) / SHAPE_TEMPERATURE):
+            cost, zero = new, zero - before + after
+            continue
+        for x in range(ntab):
+            i = tables[x]
+            j, k = order[2 * i], order[2 * i + 1]
+            _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
+                             count, -1)
+        if r < 0.3:
+            lift[ta] = old_lift
+        elif r < 0.6:
+            pick[order[a]] = old_pick
+        else:
+            order[a], order[b] = order[b], order[a]
+        for x in range(ntab):
+            i = tables[x]
+            j, k = order[2 * i], order[2 * i + 1]
+            _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
+                             count, 1)
+    return order, pick, lift, cost
+
+
+@njit(cache=True)
+def _tile_pairs(options, n_options, items, max_nodes):
+    """Exact cover of `items` residue pairs {x, m x}: table i takes one of its n_options[i]
+    placements, options[i, k] = the four pairs it covers (its image under m covers the same
+    pairs). Depth first, next the table with the fewest placements left. Returns (choice,
+    nodes); choice[0] = -1 if nothing was found within max_nodes placements."""
+    n = options.shape[0]
+    choice = np.full(n, -1, dtype=np.int64)
+    covered = np.zeros(items, dtype=np.bool_)
+    placed = np.zeros(n, dtype=np.bool_)
+    table = np.full(n, -1, dtype=np.int64)  # the table chosen at each depth
+    nxt = np.zeros(n, dtype=np.int64)  # the next placement to try there
+    depth, nodes, fresh = 0, 0, True
+    while True:
+        if depth == n:
+            return choice, nodes
+        if depth < 0 or nodes >= max_nodes:
+            choice[:] = -1
+            return choice, nodes
+        if fresh:
+            nodes += 1
+            best, fewest = -1, n_options.max() + 1
+            for i in range(n):
+                if placed[i]:
+                    continue
+                free = 0
+                for k in range(n_options[i]):
+                    o = options[i, k]
+                    if not (covered[o[0]] or covered[o[1]] or covered[o[2]] or covered[o[3]]):
+                        free += 1
+                if free < fewest:
+                    best, fewest = i, free
+            table[depth], nxt[depth] = best, 0
+        i = table[depth]
+        if choice[i] >= 0:  # coming back: take the last placement away
+            o = options[i, choice[i]]
+            for x in range(4):
+                covered[o[x]] = False
+            choice[i] = -1
+        placed[i] = False
+        found = False
+        while nxt[depth] < n_options[i]:
+            k = nxt[depth]
+            nxt[depth] += 1
+            o = options[i, k]
+            if not (covered[o[0]] or covered[o[1]] or covered[o[2]] or covered[o[3]]):
+                for x in range(4):
+                    covered[o[x]] = True
+                choice[i], placed[i], found = k, True, True
+                break
+        if found:
+            depth += 1
+            fresh = True
+        else:
+            depth -= 1
+            fresh = False
+
+
+def involution_search(
+    players: int,
+    multiplier: int,
+    seconds: float = 60.0,
+    seed: int = 0,
+    small_row=None,
+    max_nodes: int = 2_000_000,
+    progress: dict | None = None,
+) -> list[int] | None:
+    """A seed kept by x -> m x (m = multiplier, m^2 = 1 mod M, `involution_options`);
+    None if none within `seconds` (checked between tilings).
+
+    Since m keeps the row, its tables are m-invariant ones (free tables) or come in pairs
+    T, m T, and a base table T with its partner gaps d stands for m d too. A gap m keeps
+    up to sign (m d = +-d) would then come twice between partners, so those gaps go to the
+    free tables: the residues m fixes and infinity in partner pairs (infinity with 0, a
+    starter on the others or the scaled small seed), one swap pair {x, m x} for each gap m
+    turns round (gap (m - 1) x), two pairs a table (`_involution_free_tables`). The other
+    gaps come in orbits {d, m d}; the base tables take two orbits each as partner gaps and
+    get their shapes by annealing until every opponent gap comes twice
+    (`_anneal_pair_shapes`), then their shifts by exact cover of the residue pairs {x, m x}
+    left (`_tile_pairs`), at most max_nodes placements a tiling. For M = 99 and m = 10 that
+    is 5 free tables and 10 pairs of base tables: half the tiling of the plain search.
+    progress (if given) gets "free" (free table sets), "shapes", "tilings" and "nodes"."""
+    if players % 4 or players < 8:
+        raise ValueError(f"{players} players: a whist seed needs a multiple of 4")
+    M, m = players - 1, multiplier % (players - 1)
+    if m not in involution_options(M):
+        raise ValueError(f"{multiplier} is no involution layout for M = {M}")
+    orbit_of, orbits = _gap_orbits(M, m)
+    pairs = [o for o in orbits if len(o) == 2]
+    reps = np.array([[c, M - c, e, M - e] for c, e in pairs], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    if progress is not None:
+        progress.update(free=0, shapes=0, tilings=0, nodes=0)
+    start = time.monotonic()
+    while time.monotonic() - start <= seconds:
+        free = _involution_free_tables(M, m, rng, small_row)
+        if progress is not None:
+            progress["free"] += 1
+        need = None if free is None else _involution_need(free, M, orbits)
+        if need is None:
+            continue
+        item = np.full(M, -1, dtype=np.int64)  # residue -> its pair {x, m x} left to cover
+        items = 0
+        for x in range(M):
+            if x not in free and item[x] < 0 and (m * x) % M != x:
+                item[x] = item[(m * x) % M] = items
+                items += 1
+        for _ in range(8):  # shape sets for these free tables
+            trial = int(rng.integers(2**31))
+            order, pick, lift, cost = _anneal_pair_shapes(
+                reps, need, orbit_of, M, 40_000 * M, trial
+            )
+            if progress is not None:
+                progress["shapes"] += 1
+            if cost:
+                continue
+            shapes = np.array(
+                [
+                    [0, reps[j, pick[j]], t % M, (t + reps[k, pick[k]]) % M]
+                    for j, k, t in zip(order[::2], order[1::2], lift)
+                ],
+                dtype=np.int64,
+            )
+            options = np.zeros((len(shapes), M, 4), dtype=np.int64)
+            shifts = np.zeros((len(shapes), M), dtype=np.int64)
+            n_options = np.zeros(len(shapes), dtype=np.int64)
+            for i, shape in enumerate(shapes):
+                for s in rng.permutation(M).tolist():
+                    covers = item[(shape + s) % M]
+                    if covers.min() >= 0 and len(set(covers.tolist())) == 4:
+                        options[i, n_options[i]] = covers
+                        shifts[i, n_options[i]] = s
+                        n_options[i] += 1
+            choice, nodes = _tile_pairs(options, n_options, items, max_nodes)
+            if progress is not None:
+                progress["tilings"] += 1
+                progress["nodes"] += int(nodes)
+            if choice[0] < 0:
+                continue
+            row = list(free)
+            for i, shape in enumerate(shapes):
+                table = ((shape + shifts[i, choice[i]]) % M).tolist()
+                row += table + [(m * v) % M for v in table]
+            if check(row).ok:
+                return row
+            if time.monotonic() - start > seconds:
+                break
+    return None
+
+
+# ---------------------------------------------------------------------------------------
 # Exact backtracking over base tables and free tables
 # ---------------------------------------------------------------------------------------
 
