@@ -2127,8 +2127,9 @@ def construct(
     players: int, seeds: dict[int, list[int]], seconds: float = 60.0, seed: int = 0
 ) -> tuple[list[int], str] | None:
     """A seed for `players` by a construction from the smaller seeds given ({P: row}):
-    mirror tables written down where `mirror_formula` applies, else annealed (M = q * g,
-    `mirror_options`, the seed for q + 1 scaled by g), then
+    mirror tables written down where `mirror_formula` applies, then rows kept by an
+    involution (`involution_options`, `involution_search`, at most half the time), then
+    mirror tables annealed (M = q * g, `mirror_options`, the seed for q + 1 scaled by g), then
     multiplier orbits by exact backtracking (`backtrack_options` with at most 4 free tables,
     `backtrack_search`), then multiplier orbits annealed (`multiplier_options`, with and
     without mirror base tables). Returns
@@ -2143,6 +2144,19 @@ def construct(
                     f"seed for {q + 1} scaled"
                 )
     start = time.monotonic()
+    for m in involution_options(M):
+        q = math.gcd(m - 1, M)
+        for small in [seeds.get(q + 1), None] if q + 1 in seeds else [None]:
+            left = seconds / 2 - (time.monotonic() - start)
+            if left <= 0:
+                break
+            row = involution_search(players, m, min(left, seconds / 8), seed, small)
+            if row is not None and check(row).ok:
+                return row, (
+                    f"involution x -> {m}x: free tables"
+                    + (f" (seed for {q + 1} on the multiples of {M // q})" if small else "")
+                    + ", pairs of base tables by shapes and a tiling"
+                )
     tries = [
         (f"mirror tables, {M} = {q} x {M // q}, seed for {q + 1} scaled", q, 1, True)
         for q in mirror_options(M)
@@ -2231,6 +2245,7 @@ def seed_table(paths, build_seconds: float = 60.0) -> list[dict]:
         built, tried = None, False
         if (
             mirror_options(P - 1)
+            or involution_options(P - 1)
             or multiplier_options(P - 1)
             or backtrack_options(P - 1, smaller, max_free=4)
         ):

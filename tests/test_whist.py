@@ -18,15 +18,8 @@ def stored(P):
     return whist.read_row(SEEDS / f"{P}.txt")
 
 
-# Sizes up to 100 without a stored seed yet (open work, see the commit log). The search by
-# table shapes and a tiling (whist.search) found 68, 72, 80 and 84, where annealing over whole
-# rows with exact repair had stalled for 15-40 minutes (benchmarks/results/whist_seeds.md).
-MISSING_UP_TO_100 = [68, 72, 80, 84, 100]
-
-
-def test_every_size_up_to_100_is_stored_or_named_missing():
-    missing = [P for P in range(8, 101, 4) if P not in STORED]
-    assert missing == [P for P in MISSING_UP_TO_100 if P not in STORED]
+def test_every_size_from_8_to_100_has_a_seed():
+    assert [P for P in range(8, 101, 4) if P not in STORED] == []
 
 
 @pytest.mark.parametrize("P", STORED)
@@ -262,3 +255,52 @@ def test_layouts_the_free_tables_cannot_finish_are_left_out():
     assert (89, 12, 0, 0, 11) not in options and (10, None, 1, 3, 11) not in options
     assert (37, None, 2, 5, 4) in options  # G = <37> moves every gap but the multiples of 11
     assert whist.free_gaps(39, [1, 16, 22], 13) == (0, 0)
+
+
+def test_involution_options_of_99():
+    # 10 = 1 (mod 9), -1 (mod 11): fixes the 9 multiples of 11 (5 fixed pairs with
+    # infinity), turns round the 5 gaps 9, 18, .., 45 (5 swap pairs), 80 residues left for
+    # 10 pairs of base tables; 89 = -1 (mod 9), 1 (mod 11) likewise with 11 and 2
+    assert whist.involution_options(99) == [10, 89]
+    assert whist.involution_options(103) == []  # M prime: only +-1 square to 1
+
+
+def _kept_by(row, m, M):
+    tables = [row[i : i + 4] for i in range(0, len(row), 4)]
+
+    def image(v):
+        return v if v == M else (m * v) % M
+
+    def key(t):  # a table as its two partner pairs, unordered
+        return frozenset([frozenset(t[:2]), frozenset(t[2:])])
+
+    return {key(t) for t in tables} == {key([image(v) for v in t]) for t in tables}
+
+
+def test_stored_100_is_kept_by_its_involution_and_rebuilt_from_its_recipe():
+    row = stored(100)
+    assert _kept_by(row, 10, 99) and not _kept_by(row, 89, 99)
+    # the recipe in the seed file's comment gives the same row again (deterministic)
+    assert "involution_search(100, 10, seed=1)" in whist.how_made(SEEDS / "100.txt")
+    assert whist.involution_search(100, 10, seconds=60, seed=1) == row
+
+
+@pytest.mark.parametrize("P, m, small", [(36, 29, 8), (56, 21, None), (92, 64, None)])
+def test_involution_search_finds_seeds_kept_by_m(P, m, small):
+    progress = {}
+    row = whist.involution_search(
+        P, m, seconds=60, seed=2, small_row=stored(small) if small else None, progress=progress
+    )
+    assert row is not None and whist.check(row).ok, progress
+    assert _kept_by(row, m, P - 1)
+    assert P - 1 in row[:4]  # infinity's table first
+    q = np.gcd(m - 1, P - 1)
+    if small:  # the fixed residues hold the small seed, scaled
+        assert row[: 4 * (small // 4)] == whist.scaled(stored(small), P - 1)[: 4 * (small // 4)]
+    assert progress["tilings"] >= 1 and q > 1
+
+
+def test_involution_search_refuses_a_multiplier_without_a_layout():
+    with pytest.raises(ValueError):
+        whist.involution_search(100, 4)  # 4 * 4 = 16, not 1 (mod 99)
+
