@@ -5,7 +5,8 @@
 For every size: the search (table shapes annealed, then a tiling of the residues by exact
 cover; seating.whist.search) up to --search-max players,
 and every construction that reaches the size from the stored seeds (seeds/whist/): mirror
-tables, multiplier orbits by exact backtracking and annealed (seating.whist.construct).
+tables, rows kept by an involution x -> m x, multiplier orbits by exact backtracking and
+annealed (seating.whist.construct).
 Each line says the method, the seconds taken (wall clock, this machine) and whether
 seating.whist.check accepts the row; nothing is written to seeds/.
 """
@@ -50,6 +51,7 @@ def main(argv=None) -> None:
         smaller = {Q: r for Q, r in seeds.items() if Q < P}
         if (
             whist.mirror_options(P - 1)
+            or whist.involution_options(P - 1)
             or whist.multiplier_options(P - 1)
             or whist.backtrack_options(P - 1, smaller, max_free=4)
         ):
