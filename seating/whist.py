@@ -97,7 +97,7 @@ residues m fixes with infinity as partner pairs (a starter, or a smaller seed sc
 one swap pair {x, m x} for each gap m turns round. The base tables then hold the other
 gaps in orbits {d, m d}: their shapes are annealed as in `search` and their shifts tiled
 over the residue pairs {x, m x}, half the tiling of the plain search. This found 100
-(m = 10) in 0.6 s and 136 (m = 26) in 23 s, where the plain search had run about 130
+(m = 10) in 0.7 s and 136 (m = 26) in 23 s, where the plain search had run about 130
 minutes of core time on 100 without a tiling, and the odd-order layouts of M = 99 fail
 before any search (`free_gaps`, and the residues mod 3): G = <4> (order 15) needs base
 tables of units with all six differences units, but two of any four residues agree mod 3;
@@ -1248,7 +1248,9 @@ def _involution_free_tables(M: int, m: int, rng, small_row=None) -> list[int] | 
 def _involution_need(row, M: int, orbits) -> np.ndarray | None:
     """How many opponent gaps of each orbit the base tables must still give, given the free
     tables' row: each base gap adds one to both classes of its orbit (two to a class m keeps
-    up to sign), so a class needs (2 - count) / size; None if that does not come out whole."""
+    up to sign), so an orbit of two classes needs 2 - count base gaps and a class m keeps
+    (2 - count) / 2; None if the two classes of an orbit differ, a count passes 2 or a
+    half does not come out whole."""
     _, oc = gap_counts(row, M)
     need = np.zeros(len(orbits), dtype=np.int64)
     for i, orbit in enumerate(orbits):
