@@ -1221,12 +1221,13 @@ def _involution_free_tables(M: int, m: int, rng, small_row=None) -> list[int] | 
     one swap pair {x, m x} for each gap class m turns round, x drawn at random; the pairs
     grouped two to a table at random (a scaled small seed keeps its own tables)."""
     fixed = [x for x in range(M) if ((m - 1) * x) % M == 0]
+    by_gap: dict[int, list[int]] = {}  # the gap of {x, m x} is (m - 1) x, which m turns round
+    for x in range(M):
+        if x not in fixed:
+            by_gap.setdefault(gap((m - 1) * x, 0, M), []).append(x)
     swaps = []
-    for c in sorted({gap((m - 1) * x, 0, M) for x in range(M) if ((m - 1) * x) % M}):
-        if (m * c + c) % M:
-            continue
-        choices = [x for x in range(M) if gap((m - 1) * x, 0, M) == c and ((m - 1) * x) % M]
-        x = int(rng.choice(choices))
+    for c in sorted(by_gap):
+        x = int(rng.choice(by_gap[c]))
         swaps.append((x, (m * x) % M))
     if small_row is not None:
         row = scaled(small_row, M)
@@ -1278,6 +1279,14 @@ def _pair_shape_gaps(d1, d2, t, M, orbit_of, count, sign):
     return zero
 
 
+@kernel
+def _pair_table_gaps(i, reps, order, pick, lift, M, orbit_of, count, sign):
+    """`_pair_shape_gaps` of base table i as the annealing holds it."""
+    j, k = order[2 * i], order[2 * i + 1]
+    return _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of, count,
+                            sign)
+
+
 @njit(cache=True)
 def _anneal_pair_shapes(reps, need, orbit_of, M, steps, seed):
     """Shapes for the base tables of an involution row, by annealing: base table i holds
@@ -1296,9 +1305,7 @@ def _anneal_pair_shapes(reps, need, orbit_of, M, steps, seed):
     count = np.zeros(need.shape[0], dtype=np.int64)
     zero = 0
     for i in range(B):
-        j, k = order[2 * i], order[2 * i + 1]
-        zero += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
-                                 count, 1)
+        zero += _pair_table_gaps(i, reps, order, pick, lift, M, orbit_of, count, 1)
     cost = 4 * zero
     for o in range(need.shape[0]):
         cost += abs(count[o] - need[o])
@@ -1311,49 +1318,38 @@ def _anneal_pair_shapes(reps, need, orbit_of, M, steps, seed):
         ta, tb = a // 2, b // 2
         if r >= 0.6 and ta == tb:
             continue
-        tables = (ta, tb) if r >= 0.6 else (ta, ta)
-        ntab = 2 if r >= 0.6 else 1
+        two = r >= 0.6  # a swap touches two tables, the other moves one
         old_lift, old_pick = lift[ta], pick[order[a]]
-        before = 0
-        for x in range(ntab):
-            i = tables[x]
-            j, k = order[2 * i], order[2 * i + 1]
-            before += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M,
-                                       orbit_of, count, -1)
+        before = _pair_table_gaps(ta, reps, order, pick, lift, M, orbit_of, count, -1)
+        if two:
+            before += _pair_table_gaps(tb, reps, order, pick, lift, M, orbit_of, count, -1)
         if r < 0.3:
             lift[ta] = np.random.randint(1, M)
         elif r < 0.6:
             pick[order[a]] = np.random.randint(4)
         else:
             order[a], order[b] = order[b], order[a]
-        after = 0
-        for x in range(ntab):
-            i = tables[x]
-            j, k = order[2 * i], order[2 * i + 1]
-            after += _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M,
-                                      orbit_of, count, 1)
+        after = _pair_table_gaps(ta, reps, order, pick, lift, M, orbit_of, count, 1)
+        if two:
+            after += _pair_table_gaps(tb, reps, order, pick, lift, M, orbit_of, count, 1)
         new = 4 * (zero - before + after)
         for o in range(need.shape[0]):
             new += abs(count[o] - need[o])
         if new <= cost or np.random.random() < np.exp((cost - new) / SHAPE_TEMPERATURE):
             cost, zero = new, zero - before + after
             continue
-        for x in range(ntab):
-            i = tables[x]
-            j, k = order[2 * i], order[2 * i + 1]
-            _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
-                             count, -1)
+        _pair_table_gaps(ta, reps, order, pick, lift, M, orbit_of, count, -1)
+        if two:
+            _pair_table_gaps(tb, reps, order, pick, lift, M, orbit_of, count, -1)
         if r < 0.3:
             lift[ta] = old_lift
         elif r < 0.6:
             pick[order[a]] = old_pick
         else:
             order[a], order[b] = order[b], order[a]
-        for x in range(ntab):
-            i = tables[x]
-            j, k = order[2 * i], order[2 * i + 1]
-            _pair_shape_gaps(reps[j, pick[j]], reps[k, pick[k]], lift[i], M, orbit_of,
-                             count, 1)
+        _pair_table_gaps(ta, reps, order, pick, lift, M, orbit_of, count, 1)
+        if two:
+            _pair_table_gaps(tb, reps, order, pick, lift, M, orbit_of, count, 1)
     return order, pick, lift, cost
 
 
@@ -2166,7 +2162,7 @@ def construct(
             row = involution_search(
                 players, m, min(left, seconds / 8), seed, small, max_nodes=300_000
             )
-            if row is not None and check(row).ok:
+            if row is not None:  # checked by the search
                 return row, (
                     f"involution x -> {m}x: free tables"
                     + (f" (seed for {q + 1} on the multiples of {M // q})" if small else "")
