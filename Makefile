@@ -20,7 +20,7 @@ lint: $(BIN)/.installed
 	$(BIN)/snakefmt --check Snakefile workflow
 
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/speed.py
