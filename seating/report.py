@@ -207,6 +207,8 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             f["area_max_deviation_bound"], f["area_max_deviation"] < 1),
         row("Where you sit", "… and, as far as possible, on each day", "area_day_max_deviation",
             "< 1", f["area_day_max_deviation"], "", f["area_day_max_deviation"] < 1),
+        row("Where you sit", "… counts off a day's share (player, day, area)",
+            "area_day_outside", 0, f["area_day_outside"], "", f["area_day_outside"] == 0),
         row("Where you sit", "A different area from one hanchan to the next where possible",
             "consecutive_same_area", f"≈ {f['consecutive_same_area_bound']}",
             f["consecutive_same_area"], f"≥ {f['consecutive_same_area_bound']}",

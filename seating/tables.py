@@ -7,9 +7,12 @@ With the groups and their winds fixed:
    (`area_patterns`, below) already sit in their tables' areas and keep them
    (`pattern_areas`). Otherwise which groups sit in which area in
    each hanchan is found by a tabu search on the players off their share (_area_tabu),
-   run AREA_STARTS times with other seeds; the run kept has the fewest players off their
-   share, then the fewest counts off a day's share, then the fewest players in the same area
-   twice in a row (the numbering below hardly moves a group to another area).
+   run AREA_STARTS times with other seeds. The best DAY_STARTS of them (fewest players off
+   their share, then fewest counts off a day's share, then fewest players in the same area
+   twice in a row) go on to a tabu search of the day shares and then of the same area twice
+   in a row (_day_tabu), which may break an event share on the way but keeps only choices
+   that meet them all; the best by the same order is kept (the numbering below hardly
+   moves a group to another area).
 2. Table numbers. Each hanchan's groups get their table numbers from the Hungarian method
    (scipy's linear_sum_assignment), which solves that matching exactly, groups kept in
    their area.
@@ -64,6 +67,9 @@ AREA_STARTS = 8  # a new plan: area searches, the best kept by (players off thei
 # groups ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
 AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
 # re-planning keeps 10, where moves also weigh groups leaving their earlier area)
+DAY_ITERATIONS = 8_000  # then the day-share search of the best DAY_STARTS, on two threads
+DAY_STARTS = 2
+DAY_PATIENCE = 400  # iterations with an event share broken before those weigh twice as much
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -197,15 +203,221 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
     return best
 
 
+@kernel
+def _gap(c, lo, hi):
+    """A count's distance outside [lo, hi]."""
+    return max(c - hi, lo - c, 0)
+
+
+@kernel
+def _day_excess(c, lo, hi):
+    """A count's distance outside [lo, hi], squared: one player 2 off a day's share weighs
+    more than two players 1 off."""
+    e = _gap(c, lo, hi)
+    return e * e
+
+
+@kernel
+def _move_gap(count, lo, hi, old, new):
+    """Change of a player's distance outside its event shares when one hanchan moves from
+    area old to area new (count, lo, hi: the player's rows)."""
+    return (_gap(count[old] - 1, lo[old], hi[old]) - _gap(count[old], lo[old], hi[old])
+            + _gap(count[new] + 1, lo[new], hi[new]) - _gap(count[new], lo[new], hi[new]))
+
+
+@kernel
+def _move_day(day, day_lo, day_hi, at, h, u, old, new, w_day):
+    """Change of w_day x the squared day gaps (day: the player's counts that day) and of the
+    same area twice in a row when player u's hanchan h moves from area old to area new."""
+    d = (_day_excess(day[old] - 1, day_lo[old], day_hi[old])
+         - _day_excess(day[old], day_lo[old], day_hi[old])
+         + _day_excess(day[new] + 1, day_lo[new], day_hi[new])
+         - _day_excess(day[new], day_lo[new], day_hi[new]))
+    n = 0
+    for hn in (h - 1, h + 1):
+        if 0 <= hn < at.shape[0]:
+            n += (at[hn, u] == new) - (at[hn, u] == old)
+    return w_day * d + n
+
+
+@njit(cache=True, nogil=True)
+def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, seed, tenure,
+              w_event, w_day, patience):
+    """Tabu search on the day shares of an area choice that meets every event share, then
+    on players in the same area twice in a row.
+
+    A choice meeting every event share costs w_day x (squared distance of each day count
+    outside its day share [day_lo, day_hi]) + players in the same area as the hanchan
+    before; the search also weighs event counts outside [lo, hi], `weight` each. Each
+    iteration takes a player off a share (an event share first) and makes the best non-tabu
+    swap of two groups' areas in a hanchan, one of them the player's (of the day off its
+    share). After `patience` iterations with an event share broken, `weight` doubles until
+    all are met again, then it is w_event again. area is left at the best choice meeting
+    every event share (unchanged if none beats it); returns its cost."""
+    np.random.seed(seed)
+    H, G, S = plan.shape
+    P = lo.shape[0]
+    A = lo.shape[1]
+    D = day_lo.shape[0]
+    group_of = np.empty((P, H), dtype=np.int64)
+    count = np.zeros((P, A), dtype=np.int64)
+    day = np.zeros((P, D, A), dtype=np.int64)
+    at = np.empty((H, P), dtype=np.int64)
+    for h in range(H):
+        for g in range(G):
+            for s in range(S):
+                p = plan[h, g, s]
+                group_of[p, h] = g
+                at[h, p] = area[h, g]
+                count[p, area[h, g]] += 1
+                day[p, day_of[h], area[h, g]] += 1
+    faults = 0
+    cost = 0
+    for p in range(P):
+        for h in range(1, H):
+            cost += at[h, p] == at[h - 1, p]
+    for p in range(P):
+        for a in range(A):
+            faults += _gap(count[p, a], lo[p, a], hi[p, a])
+            for d in range(D):
+                cost += w_day * _day_excess(day[p, d, a], day_lo[d, a], day_hi[d, a])
+    best = cost if faults == 0 else 1 << 40
+    best_area = area.copy()
+    tabu = np.zeros((H, G), dtype=np.int64)
+    bad = np.empty(P * (D + 1), dtype=np.int64)
+    move_e = np.zeros(A, dtype=np.int64)
+    move_d = np.zeros(A, dtype=np.int64)
+    last = 0
+    weight = w_event
+    for it in range(iterations):
+        if faults == 0 and cost == 0:
+            break
+        nb = 0
+        for p in range(P):
+            for a in range(A):
+                if count[p, a] > hi[p, a] or count[p, a] < lo[p, a]:
+                    bad[nb] = p * (D + 1) + D
+                    nb += 1
+                    break
+        if nb == 0:
+            for p in range(P):
+                for d in range(D):
+                    for a in range(A):
+                        if day[p, d, a] > day_hi[d, a] or day[p, d, a] < day_lo[d, a]:
+                            bad[nb] = p * (D + 1) + d
+                            nb += 1
+                            break
+        if nb == 0:  # every share met: any player, for the same area twice in a row
+            bad[0] = np.random.randint(P) * (D + 1) + D
+            nb = 1
+        f = bad[np.random.randint(nb)]
+        p = f // (D + 1)
+        fd = f % (D + 1)
+        best_d = 1 << 40
+        best_h = -1
+        best_g2 = -1
+        ties = 0
+        for h in range(H):
+            if not movable[h] or (fd < D and day_of[h] != fd):
+                continue
+            d = day_of[h]
+            g1 = group_of[p, h]
+            a1 = area[h, g1]
+            # the change of p's group moving to each area (event, then day and same area)
+            for a2 in range(A):
+                move_e[a2] = 0
+                move_d[a2] = 0
+                if a2 == a1:
+                    continue
+                for s in range(S):
+                    u = plan[h, g1, s]
+                    move_e[a2] += _move_gap(count[u], lo[u], hi[u], a1, a2)
+                    move_d[a2] += _move_day(day[u, d], day_lo[d], day_hi[d], at, h, u, a1, a2,
+                                            w_day)
+            for g2 in range(G):
+                a2 = area[h, g2]
+                if a2 == a1:
+                    continue
+                de = move_e[a2]
+                dd = move_d[a2]
+                for s in range(S):
+                    u = plan[h, g2, s]
+                    de += _move_gap(count[u], lo[u], hi[u], a2, a1)
+                    dd += _move_day(day[u, d], day_lo[d], day_hi[d], at, h, u, a2, a1, w_day)
+                score = weight * de + dd
+                aspire = faults + de == 0 and cost + dd < best
+                if (tabu[h, g1] > it or tabu[h, g2] > it) and not aspire:
+                    continue
+                if score < best_d:
+                    best_d = score
+                    best_h = h
+                    best_g2 = g2
+                    ties = 1
+                elif score == best_d:
+                    ties += 1
+                    if np.random.randint(ties) == 0:
+                        best_h = h
+                        best_g2 = g2
+        if best_h < 0:
+            continue
+        h = best_h
+        d = day_of[h]
+        g1 = group_of[p, h]
+        g2 = best_g2
+        a1 = area[h, g1]
+        a2 = area[h, g2]
+        for side in range(2):
+            g = g1 if side == 0 else g2
+            old = a1 if side == 0 else a2
+            new = a2 if side == 0 else a1
+            for s in range(S):
+                u = plan[h, g, s]
+                faults -= _gap(count[u, old], lo[u, old], hi[u, old])
+                faults -= _gap(count[u, new], lo[u, new], hi[u, new])
+                cost -= w_day * _day_excess(day[u, d, old], day_lo[d, old], day_hi[d, old])
+                cost -= w_day * _day_excess(day[u, d, new], day_lo[d, new], day_hi[d, new])
+                for hn in (h - 1, h + 1):
+                    if 0 <= hn < H:
+                        cost += (at[hn, u] == new) - (at[hn, u] == old)
+                count[u, old] -= 1
+                count[u, new] += 1
+                day[u, d, old] -= 1
+                day[u, d, new] += 1
+                faults += _gap(count[u, old], lo[u, old], hi[u, old])
+                faults += _gap(count[u, new], lo[u, new], hi[u, new])
+                cost += w_day * _day_excess(day[u, d, old], day_lo[d, old], day_hi[d, old])
+                cost += w_day * _day_excess(day[u, d, new], day_lo[d, new], day_hi[d, new])
+                at[h, u] = new
+        area[h, g1] = a2
+        area[h, g2] = a1
+        tabu[h, g1] = it + tenure + np.random.randint(tenure)
+        tabu[h, g2] = it + tenure + np.random.randint(tenure)
+        if faults == 0 and cost < best:
+            best = cost
+            best_area[:] = area
+            last = it
+        if faults == 0:
+            weight = w_event
+            last = it
+        elif it - last > patience:
+            # long among choices that break an event share: weigh them more, till one is back
+            weight = min(2 * weight, 1 << 20)
+            last = it
+    area[:] = best_area
+    return best
+
+
 def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
                  given_area: np.ndarray | None, iterations: int = 200_000,
-                 prefer: np.ndarray | None = None, starts: int = AREA_STARTS) -> np.ndarray:
+                 prefer: np.ndarray | None = None, starts: int = AREA_STARTS,
+                 day_iterations: int = DAY_ITERATIONS) -> np.ndarray:
     """Area of every group in every hanchan, each player within 1 of its share per area.
 
     The shares leave almost no freedom (on the default event they force exactly 80, 72 and
     48 players into the three possible count patterns), so this is a small exact-cover-like
-    problem; a tabu search on the players off their share solves it (see _area_tabu).
-    Hanchans not movable keep given_area.
+    problem; a tabu search on the players off their share solves it (see _area_tabu). The
+    best day_iterations > 0 starts then search the day shares and the same area twice in a
+    row (_day_tabu). Hanchans not movable keep given_area.
     """
     H, G, S = plan.shape
     if given_area is None and prefer is None and np.all(movable):
@@ -240,9 +452,11 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     if prefer is not None:
         wanted = np.where(prefer >= 0, area_at[np.arange(H)[:, None], np.maximum(prefer, 0)], -1)
     start = area.copy()
-    best, best_key = area, None
     day_share = area_shares(event)[1]
     mov = np.asarray(movable, dtype=np.bool_)
+    day_lo = np.floor(day_share + 1e-9).astype(np.int64)
+    day_hi = np.ceil(day_share - 1e-9).astype(np.int64)
+    day_of = event.day_of.astype(np.int64)
 
     def search(attempt):
         area = start.copy()
@@ -250,21 +464,30 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
                             AREA_TENURE if prefer is None else 10, wanted, weight)
         return faults, area
 
+    def refine(attempt, area):
+        """The day shares, then the same area twice in a row, of a choice that keeps every
+        event share (in place)."""
+        w_day = 4 * S  # a day unit outweighs any change of same-area pairs one swap makes
+        _day_tabu(plan, area, mov, lo, hi, day_of, day_lo, day_hi, day_iterations,
+                  event.seed + 8 + 1000 * attempt, AREA_TENURE, 4 * w_day, w_day, DAY_PATIENCE)
+
+    def rank(found):
+        return sorted(range(len(found)), key=lambda i: (
+            (found[i][0], *_area_goals(plan, found[i][1], event.day_of, day_share))
+            if found[i][0] == 0 else (found[i][0],), i))
+
     if prefer is not None:  # re-planning: one search from the earlier areas
         return search(0)[1]
     # a new plan takes the best of several searches, by the lower area goals too; they are
-    # independent (each seeds its own random numbers), so they run on two threads
-    if starts == 1:
-        found = [search(0)]
-    else:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            found = list(pool.map(search, range(starts)))
-    for faults, area in found:
-        key = (faults, *_area_goals(plan, area, event.day_of, day_share)) if faults == 0 \
-            else (faults,)
-        if best_key is None or key < best_key:
-            best, best_key = area, key
-    return best
+    # independent (each seeds its own random numbers), so they run on two threads; the best
+    # DAY_STARTS of them then search the day shares (re-planning keeps the earlier areas
+    # instead, and the draft's test of the groups needs only the event shares)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        found = list(pool.map(search, range(starts)))
+        chosen = [i for i in rank(found)[:DAY_STARTS] if found[i][0] == 0]
+        if day_iterations > 0:
+            list(pool.map(lambda i: refine(i, found[i][1]), chosen))
+    return found[rank(found)[0]][1]
 
 
 def place_areas(plan: np.ndarray, area: np.ndarray) -> np.ndarray:
@@ -871,5 +1094,6 @@ def areas_fit(event: Event, plan: np.ndarray, iterations: int = 50_000) -> bool:
     area's share (one start of assign_areas; the draft's test of whether groups need area
     patterns)."""
     movable = np.ones(plan.shape[0], dtype=bool)
-    area = assign_areas(event, plan, movable, None, iterations=iterations, starts=1)
+    area = assign_areas(event, plan, movable, None, iterations=iterations, starts=1,
+                        day_iterations=0)
     return not _off_share(event, plan, area)
