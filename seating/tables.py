@@ -67,8 +67,9 @@ AREA_STARTS = 8  # a new plan: area searches, the best kept by (players off thei
 # groups ranged over 477-577 counts off a day's share and 1010-1101 repeated areas
 AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
 # re-planning keeps 10, where moves also weigh groups leaving their earlier area)
-DAY_ITERATIONS = 8_000  # then the day-share search of the best DAY_STARTS, on two threads
-DAY_STARTS = 2
+DAY_ITERATIONS = 6_000  # then the day-share search of the best DAY_STARTS, on two threads
+DAY_STARTS = 2  # (seed 1 of the default event: 3,000 iterations 335 counts off a day's share
+# and 971 same areas, 6,000 313 and 956, 8,000 and 10,000 no better)
 DAY_PATIENCE = 400  # iterations with an event share broken before those weigh twice as much
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
@@ -667,7 +668,13 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             if repeats() <= floor:
                 break
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
-    if keep is None:  # re-planning: the exact per-hanchan sweeps below weigh staying put
+    # the areas of a new plan come from the day-share search (assign_areas), which the
+    # annealing below did not improve on the default event (seeds 1-4): it runs only when
+    # tables are seen more often than the floor, a player is off an event share, or the
+    # areas came from patterns or were not searched on the day shares
+    searched = (DAY_ITERATIONS > 0 and given_area is None and pattern_areas(event, plan) is None)
+    needed = repeats() > floor or off_share() > 0 or not searched
+    if keep is None and needed:  # re-planning: the exact per-hanchan sweeps weigh staying put
         _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 7, full, 2 * W_DAY, W_NEXT / 20, prefer, W_STAY)
     for h in range(H):
