@@ -53,7 +53,6 @@ def test_areas_balanced_on_400_players():
         assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
 
 
-
 def test_day_search_keeps_event_shares_and_lowers_day_gaps():
     """The day-share search after the area search (tables._day_tabu): on random groups of
     200 players in areas of 30/12/8 tables, every player still ends within 1 of each event
