@@ -227,8 +227,9 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
             day_count[:, day_of[h], a] += area[:, h] == a
     fig["area_day_max_deviation"] = round(float(np.abs(day_count - day_share[None]).max()), 3)
     # (player, day, area) counts outside [floor, ceil] of the day's share
-    fig["area_day_outside"] = int(((day_count > np.ceil(day_share - 1e-9)[None])
-                                   | (day_count < np.floor(day_share + 1e-9)[None])).sum())
+    day_outside = ((day_count > np.ceil(day_share - 1e-9)[None])
+                   | (day_count < np.floor(day_share + 1e-9)[None]))
+    fig["area_day_outside"] = int(day_outside.sum())
     same_area = (area[:, 1:] == area[:, :-1]) & (area[:, 1:] >= 0)
     fig["consecutive_same_area"] = int(same_area.sum())
     fig["consecutive_same_area_bound"] = bounds.consecutive_area_floor(event)
@@ -243,6 +244,7 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
         "indirect": [[names[a], names[b], int(common[a, b])]
                      for a, b in zip(*np.nonzero(never_pairs))][:5],
         "table_repeats": _worst(np.maximum(visits - 1, 0).sum(axis=1), names, low=False),
+        "area_day_outside": _worst(day_outside.sum(axis=(1, 2)), names, low=False),
     }
     return fig
 
