@@ -78,6 +78,20 @@ def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(count - np.ceil(share - 1e-9), np.floor(share + 1e-9) - count), 0)
 
 
+@kernel
+def _gap(c, lo, hi):
+    """A count's distance outside [lo, hi]."""
+    return max(c - hi, lo - c, 0)
+
+
+@kernel
+def _move_gap(count, lo, hi, old, new):
+    """Change of a player's distance outside its event shares when one hanchan moves from
+    area old to area new (count, lo, hi: the player's rows, or a day's)."""
+    return (_gap(count[old] - 1, lo[old], hi[old]) - _gap(count[old], lo[old], hi[old])
+            + _gap(count[new] + 1, lo[new], hi[new]) - _gap(count[new], lo[new], hi[new]))
+
+
 @njit(cache=True, nogil=True)
 def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fault_weight):
     """Tabu search for each player's count per area within [lo, hi] (event shares).
@@ -107,7 +121,7 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
     total = 0
     for p in range(P):
         for a in range(A):
-            total += max(count[p, a] - hi[p, a], lo[p, a] - count[p, a], 0)
+            total += _gap(count[p, a], lo[p, a], hi[p, a])
     away = 0
     for h in range(H):
         for g in range(G):
@@ -147,14 +161,8 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
                 for s in range(S):
                     u = plan[h, g1, s]
                     v = plan[h, g2, s]
-                    d += (max(count[u, a1] - 1 - hi[u, a1], lo[u, a1] - count[u, a1] + 1, 0)
-                          - max(count[u, a1] - hi[u, a1], lo[u, a1] - count[u, a1], 0)
-                          + max(count[u, a2] + 1 - hi[u, a2], lo[u, a2] - count[u, a2] - 1, 0)
-                          - max(count[u, a2] - hi[u, a2], lo[u, a2] - count[u, a2], 0))
-                    d += (max(count[v, a2] - 1 - hi[v, a2], lo[v, a2] - count[v, a2] + 1, 0)
-                          - max(count[v, a2] - hi[v, a2], lo[v, a2] - count[v, a2], 0)
-                          + max(count[v, a1] + 1 - hi[v, a1], lo[v, a1] - count[v, a1] - 1, 0)
-                          - max(count[v, a1] - hi[v, a1], lo[v, a1] - count[v, a1], 0))
+                    d += _move_gap(count[u], lo[u], hi[u], a1, a2)
+                    d += _move_gap(count[v], lo[v], hi[v], a2, a1)
                 if (tabu[h, g1] > it or tabu[h, g2] > it) and (
                         fault_weight * (total + d) + away >= fault_weight * best + best_away):
                     continue
@@ -205,25 +213,11 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
 
 
 @kernel
-def _gap(c, lo, hi):
-    """A count's distance outside [lo, hi]."""
-    return max(c - hi, lo - c, 0)
-
-
-@kernel
 def _day_excess(c, lo, hi):
     """A count's distance outside [lo, hi], squared: one player 2 off a day's share weighs
     more than two players 1 off."""
     e = _gap(c, lo, hi)
     return e * e
-
-
-@kernel
-def _move_gap(count, lo, hi, old, new):
-    """Change of a player's distance outside its event shares when one hanchan moves from
-    area old to area new (count, lo, hi: the player's rows)."""
-    return (_gap(count[old] - 1, lo[old], hi[old]) - _gap(count[old], lo[old], hi[old])
-            + _gap(count[new] + 1, lo[new], hi[new]) - _gap(count[new], lo[new], hi[new]))
 
 
 @kernel
@@ -969,9 +963,9 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
     dy = 0
     for p in range(P):
         for a in range(A):
-            ev += max(count[p, a] - hi[a], lo[a] - count[p, a], 0)
+            ev += _gap(count[p, a], lo[a], hi[a])
             for d in range(D):
-                dy += max(day_count[p, d, a] - day_hi[d, a], day_lo[d, a] - day_count[p, d, a], 0)
+                dy += _gap(day_count[p, d, a], day_lo[d, a], day_hi[d, a])
     for h in range(H):
         for a in range(A):
             for c in range(C):
@@ -998,16 +992,8 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         ddy = 0
         drep = 0
         for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
-            dev += (max(count[u, a_old] - 1 - hi[a_old], lo[a_old] - count[u, a_old] + 1, 0)
-                    - max(count[u, a_old] - hi[a_old], lo[a_old] - count[u, a_old], 0)
-                    + max(count[u, a_new] + 1 - hi[a_new], lo[a_new] - count[u, a_new] - 1, 0)
-                    - max(count[u, a_new] - hi[a_new], lo[a_new] - count[u, a_new], 0))
-            c_old = day_count[u, d, a_old]
-            c_new = day_count[u, d, a_new]
-            ddy += (max(c_old - 1 - day_hi[d, a_old], day_lo[d, a_old] - c_old + 1, 0)
-                    - max(c_old - day_hi[d, a_old], day_lo[d, a_old] - c_old, 0)
-                    + max(c_new + 1 - day_hi[d, a_new], day_lo[d, a_new] - c_new - 1, 0)
-                    - max(c_new - day_hi[d, a_new], day_lo[d, a_new] - c_new, 0))
+            dev += _move_gap(count[u], lo, hi, a_old, a_new)
+            ddy += _move_gap(day_count[u, d], day_lo[d], day_hi[d], a_old, a_new)
             for nb in (h - 1, h + 1):
                 if 0 <= nb < H:
                     drep += (place_area[nb, u] == a_new) - (place_area[nb, u] == a_old)
