@@ -480,7 +480,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     with ThreadPoolExecutor(max_workers=2) as pool:
         found = list(pool.map(search, range(starts)))
         chosen = [i for i in rank(found)[:DAY_STARTS] if found[i][0] == 0]
-        if day_iterations > 0:
+        if day_iterations > 0 and A > 1:  # (one area leaves no choice to search)
             list(pool.map(lambda i: refine(i, found[i][1]), chosen))
     return found[rank(found)[0]][1]
 

@@ -304,7 +304,6 @@ def test_involution_search_refuses_a_multiplier_without_a_layout():
         whist.involution_search(100, 4)  # 4 * 4 = 16, not 1 (mod 99)
 
 
-
 def test_construct_rebuilds_100_by_an_involution():
     # 99 = 9 x 11 has no mirror formula (9 has the prime factor 3 = 3 mod 4); the first
     # construction tried after it is the involution x -> 10x
