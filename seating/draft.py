@@ -460,7 +460,7 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     if clubs_seated(event):
         patterns = club_patterns(event)
     else:
-        patterns = choose_patterns(len(country), event.days, size, np.random.default_rng(seed))
+        patterns = choose_patterns(country, event.days, size, np.random.default_rng(seed))
     wind = patterns.T.copy()  # wind[h, p], read (never changed) by the drafts below
     plan = draft(country, wind, size, seed + 2)
     if len(event.areas) > 1 and not areas_fit(event, plan):

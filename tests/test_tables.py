@@ -16,7 +16,7 @@ DATA = Path(__file__).resolve().parent / "data"
 def test_default_size_tables_and_areas(default_event):
     ev = default_event
     rng = np.random.default_rng(0)
-    keys = choose_patterns(ev.players, ev.days, ev.table_size, rng).T.copy()
+    keys = choose_patterns(ev.country_of, ev.days, ev.table_size, rng).T.copy()
     plan = draft(ev.country_of, keys, ev.table_size, 1)
     seating, _ = number_tables(ev, plan, steps=200_000)
     # the same groups, now with table numbers
@@ -171,7 +171,7 @@ def test_area_patterns_fill_every_table_and_keep_every_share(schema):
     from seating.tables import area_patterns
 
     ev = _areas_108(schema)
-    wind = choose_patterns(ev.players, ev.days, ev.table_size, np.random.default_rng(1)).T
+    wind = choose_patterns(ev.country_of, ev.days, ev.table_size, np.random.default_rng(1)).T
     place_area, found = area_patterns(ev, wind.copy(), 5)
     assert found[0] == 0
     share, day_share = area_shares(ev)
@@ -210,15 +210,16 @@ def test_groups_built_for_tight_areas_meet_every_hard_rule(schema):
 
 def test_meeting_rules_outrank_area_patterns(schema):
     """64 places over 10 hanchans with an area of 2 tables: held to their areas, the swaps
-    leave repeat meetings; the stage then searches on with the winds alone and meets the
-    meeting rules (the areas are left to the tables stage)."""
+    leave repeat meetings (with seed 2; seeds 1, 3 and 4 meet them within the areas); the
+    stage then searches on with the winds alone and meets the meeting rules (the areas are
+    left to the tables stage)."""
     from seating.check import meetings
     from seating.draft import first_plan, seat_keys
     from seating.event import load_event
     from seating.swaps import improve_meetings
 
     sizes = [6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 6, 6, 4]
-    config = {"event": "t", "hanchans": 10, "days": [5, 5], "table_size": 4, "seed": 1,
+    config = {"event": "t", "hanchans": 10, "days": [5, 5], "table_size": 4, "seed": 2,
               "countries": {f"C{i:02d}": n for i, n in enumerate(sizes)},
               "areas": {"A": 2, "B": 5, "C": 9}}
     ev = load_event(config, schema)

@@ -14,6 +14,7 @@ from seating.winds import (
     choose_patterns,
     image,
     random_valid_sequence,
+    wind_blocks,
     winds_of,
 )
 
@@ -104,11 +105,48 @@ def test_three_winds_agree_with_reference(seq):
 def test_patterns_valid_and_balanced(days, k):
     rng = np.random.default_rng(7)
     players = 12 * k
-    pat = choose_patterns(players, days, k, rng)
+    pat = choose_patterns(np.arange(players) // 5, days, k, rng)
     for row in pat:
         assert reference_valid(row.tolist(), days, k)
     for h in range(sum(days)):
         assert np.bincount(pat[:, h], minlength=k).tolist() == [players // k] * k
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=15), st.sampled_from([3, 4]))
+def test_wind_blocks_split_places_into_equal_pieces(sizes, k):
+    total = sum(sizes)
+    sizes = sizes + [1] * (-total % k)  # a multiple of k places, as an event has
+    country = np.repeat(np.arange(len(sizes)), sizes)
+    blocks = wind_blocks(country, k)
+    seen = np.concatenate([piece for block in blocks for piece in block])
+    assert sorted(seen.tolist()) == list(range(len(country)))  # every place once
+    for block in blocks:
+        assert len(block) == k
+        assert len({len(piece) for piece in block}) == 1 and len(block[0]) >= 1
+        for piece in block:
+            assert len(set(country[piece].tolist())) == 1  # a piece is one country
+
+
+def test_patterns_put_compatriots_on_one_wind(default_event):
+    """Pieces share a sequence; a block's pieces take the k images of one orbit."""
+    ev = default_event
+    pat = choose_patterns(ev.country_of, ev.days, ev.table_size, np.random.default_rng(5))
+    for block in wind_blocks(ev.country_of, ev.table_size):
+        rows = [pat[piece] for piece in block]
+        for r in rows:
+            assert (r == r[0]).all()  # one sequence per piece
+        firsts = np.stack([r[0] for r in rows])
+        for h in range(pat.shape[1]):
+            assert len(set(firsts[:, h].tolist())) == ev.table_size  # one piece per wind
+    # over all hanchans, compatriot pairs on the same wind (a quarter if winds were random)
+    same = total = 0
+    for c in np.unique(ev.country_of):
+        rows = pat[ev.country_of == c]
+        i, j = np.triu_indices(len(rows), 1)
+        same += int((rows[i] == rows[j]).sum())
+        total += len(i) * pat.shape[1]
+    assert same / total > 0.7
 
 
 def test_images_differ_everywhere():
@@ -125,7 +163,7 @@ def test_images_differ_everywhere():
 def test_assign_winds_keeps_a_keyed_plan_valid():
     rng = np.random.default_rng(3)
     days = (5, 5, 4)
-    pat = choose_patterns(80, days, 4, rng)
+    pat = choose_patterns(np.arange(80), days, 4, rng)
     plan = np.zeros((14, 20, 4), dtype=np.int64)
     for h in range(14):
         for w in range(4):
