@@ -209,26 +209,34 @@ def test_groups_built_for_tight_areas_meet_every_hard_rule(schema):
 
 
 def test_meeting_rules_outrank_area_patterns(schema):
-    """64 places over 10 hanchans with an area of 2 tables: held to their areas, the swaps
-    leave repeat meetings (with seed 2; seeds 1, 3 and 4 meet them within the areas); the
-    stage then searches on with the winds alone and meets the meeting rules (the areas are
-    left to the tables stage)."""
+    """64 places over 11 hanchans with an area of 2 tables, drafted over area patterns:
+    with some seeds the swaps cannot meet the meeting rules with places held to their
+    areas; the stage then searches on with the winds alone (the areas are left to the
+    tables stage). Either way the meeting rules hold. Seeds 1-4 are tried until one needs
+    the release (seed 1 does), so the test follows the path whatever the wind patterns.
+    Over 10 hanchans seeds 1-4 all meet the rules within the areas."""
     from seating.check import meetings
     from seating.draft import first_plan, seat_keys
     from seating.event import load_event
     from seating.swaps import improve_meetings
 
     sizes = [6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 6, 6, 4]
-    config = {"event": "t", "hanchans": 10, "days": [5, 5], "table_size": 4, "seed": 2,
-              "countries": {f"C{i:02d}": n for i, n in enumerate(sizes)},
-              "areas": {"A": 2, "B": 5, "C": 9}}
-    ev = load_event(config, schema)
-    start, how = first_plan(ev)
-    assert how.endswith("wind and area patterns")
-    keys = seat_keys(ev, start)
-    assert keys.max() >= ev.table_size  # the keys hold the areas
-    plan, summary = improve_meetings(ev, start, keys, 200_000, 60, log=lambda line: None)
-    assert summary.get("areas_released")
-    meet = meetings(plan, ev.players)
-    same = ev.country_of[:, None] == ev.country_of[None, :]
-    assert (meet[~same] <= 1).all() and (meet[same] == 0).all()
+    released = []
+    for seed in range(1, 5):
+        config = {"event": "t", "hanchans": 11, "days": [6, 5], "table_size": 4,
+                  "seed": seed, "countries": {f"C{i:02d}": n for i, n in enumerate(sizes)},
+                  "areas": {"A": 2, "B": 5, "C": 9}}
+        ev = load_event(config, schema)
+        start, how = first_plan(ev)
+        if not how.endswith("wind and area patterns"):
+            continue
+        keys = seat_keys(ev, start)
+        assert keys.max() >= ev.table_size  # the keys hold the areas
+        plan, summary = improve_meetings(ev, start, keys, 200_000, 60, log=lambda line: None)
+        meet = meetings(plan, ev.players)
+        same = ev.country_of[:, None] == ev.country_of[None, :]
+        assert (meet[~same] <= 1).all() and (meet[same] == 0).all(), seed
+        if summary.get("areas_released"):
+            released.append(seed)
+            break
+    assert released, "no seed needed the areas released: make the event tighter"

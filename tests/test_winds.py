@@ -14,6 +14,7 @@ from seating.winds import (
     choose_patterns,
     image,
     random_valid_sequence,
+    shared_image,
     wind_blocks,
     winds_of,
 )
@@ -126,6 +127,18 @@ def test_wind_blocks_split_places_into_equal_pieces(sizes, k):
         assert len({len(piece) for piece in block}) == 1 and len(block[0]) >= 1
         for piece in block:
             assert len(set(country[piece].tolist())) == 1  # a piece is one country
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=6, max_size=6),
+       st.lists(st.integers(0, 3), min_size=6, max_size=6), st.sampled_from([3, 4]))
+def test_shared_image_names_the_image_on_the_same_wind(a, b, k):
+    a, b = np.array(a) % k, np.array(b) % k
+    q = shared_image(a, b, k)
+    for h in range(len(a)):
+        assert image(b, int(q[h]), k)[h] == a[h]
+        others = [r for r in range(k) if r != q[h]]
+        assert all(image(b, r, k)[h] != a[h] for r in others)
 
 
 def test_patterns_put_compatriots_on_one_wind(default_event):
