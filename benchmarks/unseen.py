@@ -7,8 +7,9 @@ to 8-24 players, 10-16 hanchans over days of at most 4-6, one to three areas cut
 table numbers), plans each with seating.core.plan (stages 1-6 in this process) and prints
 every hard rule (benchlib.HARD_RULES) recounted from the seating with seating.check.recount,
 with the main lower figures beside it (countries met beside their target,
-seating.rules.targets). The issue asks the hard rules of the default event
-of "events like it that you have not seen"; this is where they are checked.
+seating.rules.targets; how far the class mix gets off a day's and the event's fair share).
+The issue asks the hard rules of the default event of "events like it that you have not
+seen"; this is where they are checked.
 """
 
 from __future__ import annotations
@@ -84,14 +85,15 @@ def main() -> int:
             "/".join(str(n) for n in config["areas"].values()),
             bl.sec(time.perf_counter() - start), bl.hard_summary(fig),
             bl.fmt(fig["area_max_deviation"]), f"{fig['countries_met_min']} / {target}",
+            f"{fig['day_mix_max_excess']} / {fig['total_mix_max_excess']}",
             fig["back_to_back_country"],
             f"{fig['consecutive_same_area']} / {fig['consecutive_same_area_bound']}",
         ])
     rep.table(
         ["event", "players", "hanchans", "days", "delegations", "largest", "areas (tables)",
-         "time (s)", "hard rules", "area deviation", "countries min / target", "back to back",
-         "same area / bound"],
-        rows, align="lllllllrlrrrr",
+         "time (s)", "hard rules", "area deviation", "countries min / target",
+         "mix off: day / event", "back to back", "same area / bound"],
+        rows, align="lllllllrlrrrrr",
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )
     passed = sum(1 for r in rows if r[8] == "PASS")
