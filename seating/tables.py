@@ -405,8 +405,9 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
 def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
                  given_area: np.ndarray | None, iterations: int = 200_000,
                  prefer: np.ndarray | None = None, starts: int = AREA_STARTS,
-                 day_iterations: int = DAY_ITERATIONS) -> np.ndarray:
-    """Area of every group in every hanchan, each player within 1 of its share per area.
+                 day_iterations: int = DAY_ITERATIONS) -> tuple[np.ndarray, bool]:
+    """Area of every group in every hanchan, each player within 1 of its share per area,
+    and whether the day shares were searched.
 
     The shares leave almost no freedom (on the default event they force exactly 80, 72 and
     48 players into the three possible count patterns), so this is a small exact-cover-like
@@ -418,7 +419,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     if given_area is None and prefer is None and np.all(movable):
         drafted = pattern_areas(event, plan)
         if drafted is not None:  # groups built for the areas: each stays in its table's
-            return drafted
+            return drafted, False
     A = len(event.areas)
     area_at = event.area_at
     share, _ = area_shares(event)
@@ -472,17 +473,18 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
             if found[i][0] == 0 else (found[i][0],), i))
 
     if prefer is not None:  # re-planning: one search from the earlier areas
-        return search(0)[1]
+        return search(0)[1], False
     # a new plan takes the best of several searches, by the lower area goals too; they are
     # independent (each seeds its own random numbers), so they run on two threads; the best
     # DAY_STARTS of them then search the day shares (re-planning keeps the earlier areas
     # instead, and the draft's test of the groups needs only the event shares)
+    day_search = day_iterations > 0 and A > 1  # (one area leaves no choice to search)
     with ThreadPoolExecutor(max_workers=2) as pool:
         found = list(pool.map(search, range(starts)))
         chosen = [i for i in rank(found)[:DAY_STARTS] if found[i][0] == 0]
-        if day_iterations > 0 and A > 1:  # (one area leaves no choice to search)
+        if day_search:
             list(pool.map(lambda i: refine(i, found[i][1]), chosen))
-    return found[rank(found)[0]][1]
+    return found[rank(found)[0]][1], day_search
 
 
 def place_areas(plan: np.ndarray, area: np.ndarray) -> np.ndarray:
@@ -588,8 +590,9 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 if t is not None:
                     stay[h, g] = W_STAY
                     stay[h, g, t] = 0.0
-    chosen = assign_areas(event, plan, movable, given_area, prefer=None if keep is None else
-                          np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
+    chosen, searched = assign_areas(
+        event, plan, movable, given_area,
+        prefer=None if keep is None else np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
 
     # imported here: the swap and goals stages import this module (seat_keys) and need no scipy
     from scipy.optimize import linear_sum_assignment
@@ -664,10 +667,11 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
     # the areas of a new plan come from the day-share search (assign_areas), which the
     # annealing below did not improve on the default event (seeds 1-4): it runs only when
-    # tables are seen more often than the floor, a player is off an event share, or the
-    # areas came from patterns or were not searched on the day shares
-    searched = (DAY_ITERATIONS > 0 and given_area is None and pattern_areas(event, plan) is None)
-    needed = repeats() > floor or off_share() > 0 or not searched
+    # tables are seen more often than the floor, a player is off an event share, hanchans
+    # are held fixed, or the areas came from patterns (not searched on the day shares; one
+    # area leaves nothing to search, and nothing for the annealing but table repeats)
+    needed = (repeats() > floor or off_share() > 0 or given_area is not None
+              or not (searched or len(event.areas) == 1))
     if keep is None and needed:  # re-planning: the exact per-hanchan sweeps weigh staying put
         _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 7, full, 2 * W_DAY, W_NEXT / 20, prefer, W_STAY)
@@ -1087,6 +1091,6 @@ def areas_fit(event: Event, plan: np.ndarray, iterations: int = 50_000) -> bool:
     area's share (one start of assign_areas; the draft's test of whether groups need area
     patterns)."""
     movable = np.ones(plan.shape[0], dtype=bool)
-    area = assign_areas(event, plan, movable, None, iterations=iterations, starts=1,
-                        day_iterations=0)
+    area, _ = assign_areas(event, plan, movable, None, iterations=iterations, starts=1,
+                           day_iterations=0)
     return not _off_share(event, plan, area)

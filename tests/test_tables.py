@@ -42,7 +42,8 @@ def test_areas_balanced_on_400_players():
                areas=(("Main", 60), ("Gallery", 24), ("Side", 16)))
     rng = np.random.default_rng(1)
     plan = np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
-    area = assign_areas(ev, plan, np.ones(16, dtype=bool), None)
+    area, searched = assign_areas(ev, plan, np.ones(16, dtype=bool), None)
+    assert searched  # three areas, a new plan: the day shares were searched
     counts = np.zeros((400, 3), dtype=int)
     for h in range(16):
         for g in range(100):
@@ -86,8 +87,8 @@ def test_day_search_keeps_event_shares_and_lowers_day_gaps():
         return off, int((seat[1:] == seat[:-1]).sum())
 
     movable = np.ones(14, dtype=bool)
-    alone = figures(assign_areas(ev, plan, movable, None, day_iterations=0))
-    searched = figures(assign_areas(ev, plan, movable, None))
+    alone = figures(assign_areas(ev, plan, movable, None, day_iterations=0)[0])
+    searched = figures(assign_areas(ev, plan, movable, None)[0])
     assert searched[0] < 0.8 * alone[0]
     assert searched[1] < alone[1]
 
