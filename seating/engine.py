@@ -68,6 +68,7 @@ from .rules import (
 MIX_FOCUS = 0.1
 MIX_RETRIES = 2
 DAY_MIX_WEIGHTS = (512.0, 64.0, 1.0)
+TOTAL_MIX_WEIGHTS = (64.0, 8.0, 1.0)
 B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
 # 0.8: mean 645 over seeds 1-6 of the default event)
 
@@ -1266,10 +1267,8 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
     if goal in (INDIRECT, COUNTRIES):
         for c in range(n):
             w[st + c] = 4.0 ** (n - 1 - c)
-    elif goal == DAY_MIX:
-        w[st : st + 3] = DAY_MIX_WEIGHTS
-    elif goal == TOTAL_MIX:
-        w[st : st + 3] = (64.0, 8.0, 1.0)
+    elif goal in (DAY_MIX, TOTAL_MIX):
+        w[st : st + 3] = DAY_MIX_WEIGHTS if goal == DAY_MIX else TOTAL_MIX_WEIGHTS
     else:
         w[st] = 1.0
     return w
@@ -1331,7 +1330,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     done = cool(steps, t_start, t_end)
     # the worst level a class mix should not keep: 2 off a fair share (the lock then lets
     # the lower goals take the counts 1 off, and no count 2 off)
-    worst = {DAY_MIX: 2, TOTAL_MIX: 2}.get(goal, 0)
+    worst = 2 if goal in (DAY_MIX, TOTAL_MIX) else 0
     for _ in range(MIX_RETRIES):
         if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break

@@ -1,5 +1,6 @@
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 from hypothesis import settings
@@ -34,3 +35,21 @@ def default_event(schema, default_config):
 @pytest.fixture(scope="session")
 def small_event(schema):
     return load_event(yaml.safe_load((DATA / "small.yaml").read_text()), schema)
+
+
+def _same_wind_share(country, wind):
+    """Over all hanchans, the share of compatriot pairs on the same wind; wind[p, h]."""
+    same = total = 0
+    for c in np.unique(country):
+        rows = wind[country == c]
+        i, j = np.triu_indices(len(rows), 1)
+        same += int((rows[i] == rows[j]).sum())
+        total += len(i) * wind.shape[1]
+    return same / total
+
+
+@pytest.fixture(scope="session")
+def same_wind_share():
+    """_same_wind_share, for the tests of compatriot wind patterns (about a quarter if
+    winds were random)."""
+    return _same_wind_share

@@ -37,7 +37,7 @@ def test_class_mix_within_two_a_day_and_one_over_the_event(default_plan):
     assert f["total_mix_max_excess"] <= 1
 
 
-def test_compatriots_mostly_share_their_wind(default_plan):
+def test_compatriots_mostly_share_their_wind(default_plan, same_wind_share):
     """Wind patterns come in one-country pieces: in most hanchans two compatriots sit on the
     same wind (random patterns would give about a quarter)."""
     ev, seating, _ = default_plan
@@ -46,10 +46,4 @@ def test_compatriots_mostly_share_their_wind(default_plan):
     for h in range(H):
         for s in range(S):
             wind[seating[h, :, s], h] = s
-    same = total = 0
-    for c in np.unique(ev.country_of):
-        rows = wind[ev.country_of == c]
-        i, j = np.triu_indices(len(rows), 1)
-        same += int((rows[i] == rows[j]).sum())
-        total += len(i) * H
-    assert same / total > 0.7
+    assert same_wind_share(ev.country_of, wind) > 0.7

@@ -141,7 +141,7 @@ def test_shared_image_names_the_image_on_the_same_wind(a, b, k):
         assert all(image(b, r, k)[h] != a[h] for r in others)
 
 
-def test_patterns_put_compatriots_on_one_wind(default_event):
+def test_patterns_put_compatriots_on_one_wind(default_event, same_wind_share):
     """Pieces share a sequence; a block's pieces take the k images of one orbit."""
     ev = default_event
     pat = choose_patterns(ev.country_of, ev.days, ev.table_size, np.random.default_rng(5))
@@ -153,13 +153,7 @@ def test_patterns_put_compatriots_on_one_wind(default_event):
         for h in range(pat.shape[1]):
             assert len(set(firsts[:, h].tolist())) == ev.table_size  # one piece per wind
     # over all hanchans, compatriot pairs on the same wind (a quarter if winds were random)
-    same = total = 0
-    for c in np.unique(ev.country_of):
-        rows = pat[ev.country_of == c]
-        i, j = np.triu_indices(len(rows), 1)
-        same += int((rows[i] == rows[j]).sum())
-        total += len(i) * pat.shape[1]
-    assert same / total > 0.7
+    assert same_wind_share(ev.country_of, pat) > 0.7
 
 
 def test_images_differ_everywhere():
