@@ -1177,7 +1177,8 @@ class Search:
         Sums (repeats, compatriots, back to back), the number of unlinked pairs and the number
         of class counts 3 or more off their fair share are locked at their value; otherwise
         the worst-off goals (fewest common opponents, fewest countries, largest mix gap) are
-        locked at their worst level: the buckets below it must stay empty.
+        locked at their worst level: the buckets below it must stay empty. A class mix with
+        counts 2 off left also keeps their number (counts 1 off are left to lower goals).
         """
         s = self.state
         if goal in (INDIRECT, COUNTRIES):
@@ -1193,6 +1194,9 @@ class Search:
             # a sum, or the open-ended worst bucket (no common opponent; 3 or more off the
             # fair share) still holding items: its count may not grow
             length = 1
+        elif goal in (DAY_MIX, TOTAL_MIX) and 1 in above[:1]:
+            # counts 2 off a fair share are left: nobody 3 off, and no more counts 2 off
+            length = 2
         else:
             length = int(above[0]) if above.size else len(values)
         self.locklen[goal] = length
