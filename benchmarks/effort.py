@@ -16,8 +16,9 @@ import argparse
 
 import benchlib as bl
 
-SOFT = ("countries_met_min", "indirect_min", "day_mix_max_excess", "total_mix_max_excess",
-        "day_mix_outside", "total_mix_outside", "back_to_back_country", "consecutive_same_area")
+SOFT = ("countries_met_min", "indirect_min", "day_mix_max_excess", "day_mix_two_off",
+        "total_mix_max_excess", "total_mix_two_off", "day_mix_outside", "total_mix_outside",
+        "back_to_back_country", "consecutive_same_area")
 
 
 def main() -> int:

@@ -85,14 +85,15 @@ def main() -> int:
             "/".join(str(n) for n in config["areas"].values()),
             bl.sec(time.perf_counter() - start), bl.hard_summary(fig),
             bl.fmt(fig["area_max_deviation"]), f"{fig['countries_met_min']} / {target}",
-            f"{fig['day_mix_max_excess']} / {fig['total_mix_max_excess']}",
+            f"{fig['day_mix_max_excess']} ({fig['day_mix_two_off']}) / "
+            f"{fig['total_mix_max_excess']} ({fig['total_mix_two_off']})",
             fig["back_to_back_country"],
             f"{fig['consecutive_same_area']} / {fig['consecutive_same_area_bound']}",
         ])
     rep.table(
         ["event", "players", "hanchans", "days", "delegations", "largest", "areas (tables)",
          "time (s)", "hard rules", "area deviation", "countries min / target",
-         "mix off: day / event", "back to back", "same area / bound"],
+         "mix off (counts 2+ off): day / event", "back to back", "same area / bound"],
         rows, align="lllllllrlrrrrr",
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )

@@ -25,8 +25,8 @@ def main(smk):
     io.write_groups(smk.output.groups, event, plan)
     keys = ["wind_faults", "repeat_meetings", "compatriot_meetings", "unlinked_pairs",
             "indirect_min",
-            "countries_met_min", "day_mix_max_excess", "total_mix_max_excess",
-            "back_to_back_country"]
+            "countries_met_min", "day_mix_max_excess", "day_mix_two_off",
+            "total_mix_max_excess", "total_mix_two_off", "back_to_back_country"]
     stopped = sorted({path.split("/")[-3] + " " + path.split("/")[-2] for path in smk.input.searches
                       if io.read_json(path).get("hit_time_limit")})
     io.write_json(smk.output.summary, {

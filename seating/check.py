@@ -175,8 +175,10 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     tot_ex = excess(mix_total, total)
     fig["day_mix_max_excess"] = int(day_ex.max())
     fig["day_mix_outside"] = int((day_ex > 0).sum())
+    fig["day_mix_two_off"] = int((day_ex > 1).sum())
     fig["total_mix_max_excess"] = int(tot_ex.max())
     fig["total_mix_outside"] = int((tot_ex > 0).sum())
+    fig["total_mix_two_off"] = int((tot_ex > 1).sum())
     fig["_mix_total"] = mix_total
     fig["_mix_target"] = total
 

@@ -173,11 +173,13 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             fmt(f"{n}: {v}" for n, v in worst["countries_met"])),
         row("Who you play against", "A fair small/medium/large mix every day",
             "day_mix_max_excess", "0 outside [floor, ceil] of the fair share",
-            f"{f['day_mix_outside']} counts outside, at most {f['day_mix_max_excess']} off",
+            f"{f['day_mix_outside']} counts outside, {f['day_mix_two_off']} of them 2 or more off, "
+            f"at most {f['day_mix_max_excess']} off",
             "", f["day_mix_outside"] == 0),
         row("Who you play against", "Over the event the mix evens out", "total_mix_max_excess",
             "0 outside [floor, ceil] of the fair share",
-            f"{f['total_mix_outside']} counts outside, at most {f['total_mix_max_excess']} off",
+            f"{f['total_mix_outside']} counts outside, {f['total_mix_two_off']} of them 2 or more "
+            f"off, at most {f['total_mix_max_excess']} off",
             "", f["total_mix_outside"] == 0),
         row("Who you play against", "Not the same country in two consecutive hanchans",
             "back_to_back_country", 0, f["back_to_back_country"], 0,

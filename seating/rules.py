@@ -50,8 +50,10 @@ def rank_key(figures: dict, goal_targets: dict) -> tuple:
     ind = goal_targets[INDIRECT] if ind is None else min(ind, goal_targets[INDIRECT])
     cty = min(figures["countries_met_min"], goal_targets[COUNTRIES])
     return (figures["repeat_meetings"], figures["compatriot_meetings"],
-            figures["unlinked_pairs"], -ind, -cty, figures["day_mix_max_excess"],
-            figures["total_mix_max_excess"], figures["back_to_back_country"],
+            figures["unlinked_pairs"], -ind, -cty,
+            figures["day_mix_max_excess"], figures["day_mix_two_off"],
+            figures["total_mix_max_excess"], figures["total_mix_two_off"],
+            figures["back_to_back_country"],
             figures["day_mix_outside"], figures["total_mix_outside"])
 
 
