@@ -130,3 +130,28 @@ def test_pair_spread_counted_pair_by_pair():
         assert f["pair_meetings_fair"] == [low, high]
         assert f["pair_meetings_min"] == min(count.values())
         assert f["pairs_outside_fair"] == sum(not low <= c <= high for c in count.values())
+
+
+def test_class_mix_counts_off_a_fair_share():
+    """Three delegations of 4 are the three size classes; a player's fair share is 1.5 of each
+    other class a one-hanchan day (1 or 2 within it), 3 over the event, and none of its own.
+    Counted by hand for every place and class."""
+    ev = Event(name="t", hanchans=2, days=(1, 1), table_size=4, seed=0,
+               countries=(("AAA", 4), ("BBB", 4), ("CCC", 4)), areas=(("Hall", 3),))
+    a, b, c = range(0, 4), range(4, 8), range(8, 12)
+    plan = np.array([[list(a), [b[0], b[1], c[0], c[1]], [b[2], b[3], c[2], c[3]]],
+                     [[a[0], a[1], b[0], c[0]], [a[2], b[1], b[2], c[1]],
+                      [a[3], b[3], c[2], c[3]]]])
+    f = recount(ev, plan, winds_known=False)
+    # day 1: each AAA place meets 3 of its own class (3 off) and none of the others (1 off
+    # each); every other place meets one of its own class and none of the class not at its
+    # table (1 off each). Day 2: places 0, 1, 5, 6, 10 and 11 meet one of their own class.
+    assert f["day_mix_max_excess"] == 3
+    assert f["day_mix_outside"] == 4 * 3 + 8 * 2 + 6
+    assert f["day_mix_two_off"] == 4
+    # the event, as counts (AAA, BBB, CCC) met against (0, 3, 3), (3, 0, 3), (3, 3, 0):
+    # 0-3: (4,1,1) (4,1,1) (3,2,1) (3,1,2); 4-7: (2,1,3) (1,2,3) (1,2,3) (1,1,4);
+    # 8-11: (2,3,1) (1,4,1) (1,3,2) (1,3,2)
+    assert f["total_mix_max_excess"] == 4
+    assert f["total_mix_outside"] == 30
+    assert f["total_mix_two_off"] == 20
