@@ -15,8 +15,9 @@ of every goal in goal order, then the "gradient" entries (tie-breakers) in goal 
                  common opponents (c = 0: unlinked pairs)
   3 countries    for v = 0, 1, ...: number of players who met exactly v other countries
                  (gradient: minus the total number of countries met)
-  4 day mix      number of (player, day, size class) opponent counts 3+, 2 and 1 outside
-                 [floor, ceil] of the player's fair share (gradient: sum of squared gaps)
+  4 day mix      (player, day, size class) opponent counts outside [floor, ceil] of the
+                 player's fair share: the sum of (gap - 2) over counts 3 or more off, then
+                 the number of counts 2 and 1 off (gradient: sum of squared gaps)
   5 total mix    the same over the whole event
   6 back to back number of (player, hanchan) where a country met is met again next hanchan
 
@@ -137,7 +138,8 @@ def _mix_entry(cost, seg, goal, value, target, sign):
     e = _excess(value, target)
     st = seg[goal, START]
     if e >= 3:
-        cost[st] += sign
+        # a sum, so that its lock also keeps a count 3 off from drifting to 4 off
+        cost[st] += sign * (e - 2)
     elif e > 0:
         cost[st + 3 - int(e)] += sign
     if seg[goal, GRADON]:
@@ -1174,8 +1176,9 @@ class Search:
     def lock_goal(self, goal: int, target: int | None = None) -> None:
         """From now on no plan may be worse on this goal's figure.
 
-        Sums (repeats, compatriots, back to back), the number of unlinked pairs and the number
-        of class counts 3 or more off their fair share are locked at their value; otherwise
+        Sums (repeats, compatriots, back to back), the number of unlinked pairs and the sum
+        of (gap - 2) over class counts 3 or more off a fair share are locked at their value
+        (none of those counts may grow further off); otherwise
         the worst-off goals (fewest common opponents, fewest countries, largest mix gap) are
         locked at their worst level: the buckets below it must stay empty. A class mix with
         counts 2 off left also keeps their number (counts 1 off are left to lower goals).
@@ -1192,7 +1195,7 @@ class Search:
         if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (
                 goal in (INDIRECT, DAY_MIX, TOTAL_MIX) and 0 in above):
             # a sum, or the open-ended worst bucket (no common opponent; 3 or more off the
-            # fair share) still holding items: its count may not grow
+            # fair share) still holding items: its count (sum of gaps beyond 2) may not grow
             length = 1
         elif goal in (DAY_MIX, TOTAL_MIX) and 1 in above[:1]:
             # counts 2 off a fair share are left: nobody 3 off, and no more counts 2 off
@@ -1363,7 +1366,8 @@ def describe(goal: int, cost: np.ndarray, seg: np.ndarray) -> str:
         if not nz:
             return f"fewest {what} {len(values)} or more"
         return f"fewest {what} {nz[0][0]} ({nz[0][1]} {who})"
-    return "counts outside fair share by 3+/2/1: " + "/".join(str(int(v)) for v in values)
+    return ("counts outside fair share by 3+ (sum of gap - 2)/2/1: "
+            + "/".join(str(int(v)) for v in values))
 
 
 # ----------------------------------------------------------------------------------
