@@ -1178,7 +1178,7 @@ class Search:
 
         Sums (repeats, compatriots, back to back), the number of unlinked pairs and the sum
         of (gap - 2) over class counts 3 or more off a fair share are locked at their value
-        (none of those counts may grow further off); otherwise
+        (their total gap beyond 2 off may not grow); otherwise
         the worst-off goals (fewest common opponents, fewest countries, largest mix gap) are
         locked at their worst level: the buckets below it must stay empty. A class mix with
         counts 2 off left also keeps their number (counts 1 off are left to lower goals).
