@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numba import njit
 
 from . import engine
 from .bounds import compatriot_floor, countries_ceiling, indirect_ceiling, mix_targets, repeat_floor
@@ -74,6 +75,211 @@ def bounds(event: Event, state: engine.State) -> np.ndarray:
     return b
 
 
+RENAME_STEPS = 200_000  # exchanges of two delegations' names tried by rename_delegations
+# the annealing's weights of the day's counts 3+ off a fair share (each step beyond 2), 2 and
+# 1 off, then the event's (the best names are kept by the order of the goals)
+RENAME_WEIGHTS = (4096.0, 256.0, 1.0, 64.0, 16.0, 1.0)
+
+
+@njit(cache=True)
+def _mix_buckets(value, target, out, at):
+    """Add one class count to the buckets out[at:at + 3] (sum of gaps beyond 2 over counts
+    3 or more off [floor, ceil] of the fair share, counts 2 off, counts 1 off)."""
+    lo = np.floor(target)
+    hi = np.ceil(target)
+    e = value - hi if value > hi else (lo - value if value < lo else 0.0)
+    if e >= 3:
+        out[at] += e - 2
+    elif e >= 2:
+        out[at + 1] += 1
+    elif e >= 1:
+        out[at + 2] += 1
+
+
+@njit(cache=True)
+def _player_mix(p, mix, mix_total, tgt, tgt_total, out, sign):
+    """Add (sign 1) or take away (-1) place p's day and event mix buckets from out[0:6]."""
+    part = np.zeros(6)
+    for d in range(mix.shape[1]):
+        for k in range(mix.shape[2]):
+            _mix_buckets(mix[p, d, k], tgt[p, d, k], part, 0)
+    for k in range(mix_total.shape[1]):
+        _mix_buckets(mix_total[p, k], tgt_total[p, k], part, 3)
+    for i in range(6):
+        out[i] += sign * part[i]
+
+
+@njit(cache=True)
+def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, weights, steps,
+            seed):
+    """Annealing of which delegation carries which name, among delegations of one size.
+
+    opp[p, h]: p's opponents in hanchan h. Delegation c holds places start[c] ..
+    start[c] + size[c] - 1; groups[gstart[i]:gstart[i + 1]]: the delegations of one size
+    whose names may be exchanged. A step exchanges the names of two whose size classes
+    differ: each place of one takes the class and the fair shares of the place of the same
+    number in the other (pclass, tgt and tgt_total change with them). Returns name[c], the
+    delegation whose name the schedules at c's places carry in the best naming found, and
+    the mix buckets (day 3+, 2, 1 off, event 3+, 2, 1 off) before and after.
+    """
+    np.random.seed(seed)
+    P, H, K = opp.shape
+    C = start.shape[0]
+    D = tgt.shape[1]
+    mix = np.zeros((P, D, 3), dtype=np.int64)
+    mix_total = np.zeros((P, 3), dtype=np.int64)
+    for p in range(P):
+        for h in range(H):
+            for k in range(K):
+                mix[p, day_of[h], pclass[opp[p, h, k]]] += 1
+                mix_total[p, pclass[opp[p, h, k]]] += 1
+    cost = np.zeros(6)
+    for p in range(P):
+        _player_mix(p, mix, mix_total, tgt, tgt_total, cost, 1.0)
+    first = cost.copy()
+    best = cost.copy()
+    name = np.arange(C)
+    best_name = name.copy()
+    stamp = np.zeros(P, dtype=np.int64)
+    touched = np.empty(P, dtype=np.int64)
+    delta = np.zeros(6)
+    ngroups = gstart.shape[0] - 1
+    t_start, t_end = 2.0, 0.05
+    for step in range(steps):
+        temp = t_start * (t_end / t_start) ** (step / steps)
+        g = np.random.randint(ngroups)
+        n = gstart[g + 1] - gstart[g]
+        a = groups[gstart[g] + np.random.randint(n)]
+        b = groups[gstart[g] + np.random.randint(n)]
+        if pclass[start[a]] == pclass[start[b]]:
+            continue
+        # the places whose buckets change: both delegations and their opponents
+        nt = 0
+        for c in (a, b):
+            for i in range(size[c]):
+                q = start[c] + i
+                if stamp[q] != step + 1:
+                    stamp[q] = step + 1
+                    touched[nt] = q
+                    nt += 1
+                for h in range(H):
+                    for k in range(K):
+                        p = opp[q, h, k]
+                        if stamp[p] != step + 1:
+                            stamp[p] = step + 1
+                            touched[nt] = p
+                            nt += 1
+        delta[:] = 0.0
+        for i in range(nt):
+            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, delta, -1.0)
+        _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total)
+        for i in range(nt):
+            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, delta, 1.0)
+        d = 0.0
+        for i in range(6):
+            d += weights[i] * delta[i]
+        if d > 0 and np.random.random() >= np.exp(-d / temp):
+            _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total)
+            continue
+        for i in range(6):
+            cost[i] += delta[i]
+        name[a], name[b] = name[b], name[a]
+        # kept by the order of the goals: day mix (3+, 2 off), event mix (3+, 2), then the
+        # counts 1 off (day, event)
+        better = False
+        for i in (0, 1, 3, 4, 2, 5):
+            if cost[i] < best[i] - 1e-9:
+                better = True
+                break
+            if cost[i] > best[i] + 1e-9:
+                break
+        if better:
+            best[:] = cost
+            best_name[:] = name
+    return best_name, first, best
+
+
+@njit(cache=True)
+def _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total):
+    """Delegations a and b (one size) exchange names: their places exchange classes and fair
+    shares, place by place, and their opponents' class counts follow."""
+    H = opp.shape[1]
+    K = opp.shape[2]
+    for i in range(size[a]):
+        qa = start[a] + i
+        qb = start[b] + i
+        ca = pclass[qa]
+        cb = pclass[qb]
+        for q, old, new in ((qa, ca, cb), (qb, cb, ca)):
+            for h in range(H):
+                for k in range(K):
+                    p = opp[q, h, k]
+                    mix[p, day_of[h], old] -= 1
+                    mix[p, day_of[h], new] += 1
+                    mix_total[p, old] -= 1
+                    mix_total[p, new] += 1
+        pclass[qa] = cb
+        pclass[qb] = ca
+        for d in range(tgt.shape[1]):
+            for k in range(tgt.shape[2]):
+                tgt[qa, d, k], tgt[qb, d, k] = tgt[qb, d, k], tgt[qa, d, k]
+        for k in range(tgt_total.shape[1]):
+            tgt_total[qa, k], tgt_total[qb, k] = tgt_total[qb, k], tgt_total[qa, k]
+
+
+def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, dict] | None:
+    """Who meets whom names delegations only to tell them apart: two delegations of one size
+    may exchange names (every place of one takes the schedule of the place of the same
+    number in the other) and every goal stays the same, except the small/medium/large mix
+    when the two fall in different size classes (a size at the border of two thirds; every
+    delegation of an event of one place per country). This chooses the names that even out
+    the mix, by annealing (the best kept by the order of the goals).
+
+    Returns the renamed plan and seat keys, and what the mix figures were and are, or None
+    when no two delegations of one size are in different classes (or places were
+    substituted: their names are no longer free).
+    """
+    if event.place_country is not None:
+        return None
+    sizes = event.delegation_sizes
+    classes = size_classes(sizes)
+    groups = []
+    for n in np.unique(sizes):
+        same = np.nonzero(sizes == n)[0]
+        if len(set(classes[same].tolist())) > 1:
+            groups.append(same)
+    if not groups:
+        return None
+    H, G, S = plan.shape
+    P = event.players
+    opp = np.empty((P, H, S - 1), dtype=np.int64)
+    for h in range(H):
+        for g in range(G):
+            for s in range(S):
+                opp[plan[h, g, s], h] = np.delete(plan[h, g], s)
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    per_day, total = mix_targets(event)
+    gstart = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
+    name, before, after = _rename(
+        opp, event.day_of.astype(np.int64), classes[event.country_of].astype(np.int64),
+        per_day.copy(), total.copy(), start, sizes, np.concatenate(groups).astype(np.int64),
+        gstart, np.array(RENAME_WEIGHTS), RENAME_STEPS, event.seed + 40)
+    # the schedule at place i of delegation c goes to place i of delegation name[c]
+    place_of = np.empty(P, dtype=np.int64)
+    for c in range(len(sizes)):
+        place_of[start[c]:start[c] + sizes[c]] = np.arange(start[name[c]],
+                                                           start[name[c]] + sizes[c])
+    source = np.empty(P, dtype=np.int64)
+    source[place_of] = np.arange(P)
+    figures = ("day_mix_three_off", "day_mix_two_off", "day_mix_one_off", "total_mix_three_off",
+               "total_mix_two_off", "total_mix_one_off")
+    summary = {"renamed": [event.country_codes[c] for c in range(len(sizes)) if name[c] != c],
+               "before": dict(zip(figures, before.tolist())),
+               "after": dict(zip(figures, after.tolist()))}
+    return place_of[plan], keys[:, source], summary
+
+
 def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                   time_limit: float, log=print, movable=None, steps: int = 4_000_000
                   ) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -113,6 +319,16 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                 state.recount()
             used[name] = engine.anneal_goal(search, goal, steps, deadline, log)
         search.lock_goal(goal, target)
+    plan, keys = state.plan.copy(), state.key.copy()
+    # last, so that it can only gain (a name changes no goal but the mix); not with hanchans
+    # held, whose places are players already
+    renamed = None
+    if movable is None or np.all(movable):
+        found = rename_delegations(event, plan, keys)
+        if found is not None and found[2]["renamed"]:
+            plan, keys, renamed = found
+            log(f"  names exchanged: {', '.join(renamed['renamed'])}")
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
-               "targets": {engine.GOAL_NAMES[g]: t for g, t in goal_targets.items()}}
-    return state.plan.copy(), state.key.copy(), summary
+               "targets": {engine.GOAL_NAMES[g]: t for g, t in goal_targets.items()},
+               "renamed": renamed}
+    return plan, keys, summary
