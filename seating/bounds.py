@@ -117,6 +117,24 @@ def area_deviation_floor(event: Event) -> float:
     return float(gaps.max()) if len(gaps) else 0.0
 
 
+def back_to_back_floor(event: Event) -> int:
+    """Fewest (player, hanchan) pairs meeting a country met the hanchan before, by counting,
+    with no two compatriots at a table (ranked above; possible when no delegation has more
+    places than there are tables).
+
+    A player then meets k - 1 countries in every hanchan (k the table size), out of the m
+    countries other than its own; when 2(k - 1) > m, two hanchans in a row always share one
+    (k clubs at tables of k: everyone meets every other club every hanchan), else counting
+    forces nothing.
+    """
+    sizes = event.delegation_sizes
+    if sizes.max() > event.tables:
+        return 0
+    others = int(np.count_nonzero(sizes)) - 1
+    forced = 2 * (event.table_size - 1) > others
+    return event.players * max(0, event.hanchans - 1) if forced else 0
+
+
 def consecutive_area_floor(event: Event) -> int:
     """Fewest (player, hanchan) pairs in the same area as the hanchan before, by counting.
 

@@ -182,8 +182,9 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             f"off, at most {f['total_mix_max_excess']} off",
             "", f["total_mix_outside"] == 0),
         row("Who you play against", "Not the same country in two consecutive hanchans",
-            "back_to_back_country", 0, f["back_to_back_country"], 0,
-            f["back_to_back_country"] == 0,
+            "back_to_back_country", f["back_to_back_country_bound"], f["back_to_back_country"],
+            f["back_to_back_country_bound"],
+            f["back_to_back_country"] <= f["back_to_back_country_bound"],
             fmt(f"{n}: {v}" for n, v in worst["back_to_back_country"] if v)),
     ]
     if f.get("wind_count_bad") is not None:

@@ -94,6 +94,37 @@ def test_consecutive_area_bound_holds_for_any_seating():
         assert f["consecutive_same_area"] >= f["consecutive_same_area_bound"] == 24
 
 
+def test_back_to_back_bound_holds_for_every_plan_without_compatriots():
+    """With 4 or 5 countries at tables of 4, a player meets 3 of the other 3 or 4 countries
+    every hanchan, so two in a row always share one: the bound is every player at every
+    change, and every compatriot-free seating reaches exactly it. With 7 countries counting
+    forces nothing (3 + 3 of 6 others can differ)."""
+    rng = np.random.default_rng(4)
+    for countries, size, hanchans in ((4, 6, 5), (5, 8, 4), (7, 4, 4)):
+        ev = Event(name="t", hanchans=hanchans, days=(hanchans,), table_size=4, seed=0,
+                   countries=tuple((f"C{i}", size) for i in range(countries)),
+                   areas=(("Hall", countries * size // 4),))
+        T = countries * size // 4
+        plan = []
+        for _ in range(hanchans):
+            # deal each country's players to tables in turn: never two at one table
+            seats = [[] for _ in range(T)]
+            order = rng.permutation(T)
+            i = 0
+            for c in rng.permutation(countries):
+                for p in rng.permutation(size) + c * size:
+                    seats[order[i % T]].append(p)
+                    i += 1
+            plan.append(seats)
+        f = recount(ev, np.array(plan), winds_known=False)
+        assert f["compatriot_meetings"] == 0
+        forced = countries * size * (hanchans - 1)
+        assert f["back_to_back_country_bound"] == (forced if countries < 7 else 0)
+        assert f["back_to_back_country"] >= f["back_to_back_country_bound"]
+        if countries < 7:
+            assert f["back_to_back_country"] == forced
+
+
 def test_common_opponents_never_above_their_ceiling():
     """Any seating, repeats or not: the fewest common opponents of an unmet pair stays within
     the counting ceiling, which is at most the opponents of one player (and P - 2)."""

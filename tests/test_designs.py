@@ -399,7 +399,8 @@ def test_club_events_reach_both_top_rules_and_every_wind_rule(k, m, hanchans, da
     """k clubs of one place per table (the shared club-36 instance: 4 x 9 over 8 hanchans,
     where the greedy draft and swaps kept 22 repeat and 15 compatriot meetings): the plan,
     recounted, has no compatriot and no repeat meeting, every wind rule and no table seen
-    twice."""
+    twice; everyone meets every other club every hanchan, which is back to back at every
+    change and the counting bound the report shows."""
     from seating.core import plan
     from seating.draft import clubs_fit, first_plan
 
@@ -412,6 +413,8 @@ def test_club_events_reach_both_top_rules_and_every_wind_rule(k, m, hanchans, da
     assert f["countries_met_min"] == k - 1
     assert [f[r] for r in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind",
                            "prefix_wind_bad", "table_repeats")] == [0] * 5
+    assert f["back_to_back_country"] == f["back_to_back_country_bound"] == (
+        k * m * (hanchans - 1))
 
 
 def test_clubs_fit_only_clubs_of_a_prime_power_size():
