@@ -19,6 +19,7 @@ from . import engine
 from .bounds import compatriot_floor, countries_ceiling, indirect_ceiling, mix_targets, repeat_floor
 from .countries import compatriot_weights, size_classes
 from .event import Event
+from .jit import fast
 from .rules import targets
 
 SLACK_SHARE = 10  # part of the move budget spent on common opponents above their target
@@ -75,38 +76,67 @@ def bounds(event: Event, state: engine.State) -> np.ndarray:
     return b
 
 
-RENAME_STEPS = 200_000  # exchanges of two delegations' names tried by rename_delegations
+RENAME_STEPS = 1_000  # exchanges of two delegations' names tried by rename_delegations, per
+# pair of delegations that may exchange them, up to RENAME_MOST (the default event has one
+# such pair, CZE and ITA; 32 places of one country each 341)
+RENAME_MOST = 200_000
 # the annealing's weights of the day's counts 3+ off a fair share (each step beyond 2), 2 and
 # 1 off, then the event's (the best names are kept by the order of the goals)
 RENAME_WEIGHTS = (4096.0, 256.0, 1.0, 64.0, 16.0, 1.0)
 
 
-@njit(cache=True)
-def _mix_buckets(value, target, out, at):
-    """Add one class count to the buckets out[at:at + 3] (sum of gaps beyond 2 over counts
-    3 or more off [floor, ceil] of the fair share, counts 2 off, counts 1 off)."""
+@fast
+def _mix_buckets(value, target, out, at, sign):
+    """Add (sign 1) or take away (-1) one class count in the buckets out[at:at + 3]: the sum
+    of gaps beyond 2 over counts 3 or more off [floor, ceil] of the fair share, the counts 2
+    off, the counts 1 off."""
     lo = np.floor(target)
     hi = np.ceil(target)
     e = value - hi if value > hi else (lo - value if value < lo else 0.0)
     if e >= 3:
-        out[at] += e - 2
+        out[at] += sign * (e - 2)
     elif e >= 2:
-        out[at + 1] += 1
+        out[at + 1] += sign
     elif e >= 1:
-        out[at + 2] += 1
+        out[at + 2] += sign
 
 
-@njit(cache=True)
+@fast
 def _player_mix(p, mix, mix_total, tgt, tgt_total, out, sign):
-    """Add (sign 1) or take away (-1) place p's day and event mix buckets from out[0:6]."""
-    part = np.zeros(6)
+    """Add (sign 1) or take away (-1) place p's day and event mix buckets in out[0:6]."""
     for d in range(mix.shape[1]):
         for k in range(mix.shape[2]):
-            _mix_buckets(mix[p, d, k], tgt[p, d, k], part, 0)
+            _mix_buckets(mix[p, d, k], tgt[p, d, k], out, 0, sign)
     for k in range(mix_total.shape[1]):
-        _mix_buckets(mix_total[p, k], tgt_total[p, k], part, 3)
-    for i in range(6):
-        out[i] += sign * part[i]
+        _mix_buckets(mix_total[p, k], tgt_total[p, k], out, 3, sign)
+
+
+@fast
+def _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total):
+    """Delegations a and b (one size) exchange names: their places exchange classes and fair
+    shares, place by place, and their opponents' class counts follow."""
+    H = opp.shape[1]
+    K = opp.shape[2]
+    for i in range(size[a]):
+        qa = start[a] + i
+        qb = start[b] + i
+        ca = pclass[qa]
+        cb = pclass[qb]
+        for q, old, new in ((qa, ca, cb), (qb, cb, ca)):
+            for h in range(H):
+                for k in range(K):
+                    p = opp[q, h, k]
+                    mix[p, day_of[h], old] -= 1
+                    mix[p, day_of[h], new] += 1
+                    mix_total[p, old] -= 1
+                    mix_total[p, new] += 1
+        pclass[qa] = cb
+        pclass[qb] = ca
+        for d in range(tgt.shape[1]):
+            for k in range(tgt.shape[2]):
+                tgt[qa, d, k], tgt[qb, d, k] = tgt[qb, d, k], tgt[qa, d, k]
+        for k in range(tgt_total.shape[1]):
+            tgt_total[qa, k], tgt_total[qb, k] = tgt_total[qb, k], tgt_total[qa, k]
 
 
 @njit(cache=True)
@@ -199,34 +229,6 @@ def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, we
     return best_name, first, best
 
 
-@njit(cache=True)
-def _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total):
-    """Delegations a and b (one size) exchange names: their places exchange classes and fair
-    shares, place by place, and their opponents' class counts follow."""
-    H = opp.shape[1]
-    K = opp.shape[2]
-    for i in range(size[a]):
-        qa = start[a] + i
-        qb = start[b] + i
-        ca = pclass[qa]
-        cb = pclass[qb]
-        for q, old, new in ((qa, ca, cb), (qb, cb, ca)):
-            for h in range(H):
-                for k in range(K):
-                    p = opp[q, h, k]
-                    mix[p, day_of[h], old] -= 1
-                    mix[p, day_of[h], new] += 1
-                    mix_total[p, old] -= 1
-                    mix_total[p, new] += 1
-        pclass[qa] = cb
-        pclass[qb] = ca
-        for d in range(tgt.shape[1]):
-            for k in range(tgt.shape[2]):
-                tgt[qa, d, k], tgt[qb, d, k] = tgt[qb, d, k], tgt[qa, d, k]
-        for k in range(tgt_total.shape[1]):
-            tgt_total[qa, k], tgt_total[qb, k] = tgt_total[qb, k], tgt_total[qa, k]
-
-
 def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray, dict] | None:
     """Who meets whom names delegations only to tell them apart: two delegations of one size
@@ -261,10 +263,12 @@ def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
     start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     per_day, total = mix_targets(event)
     gstart = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
+    pairs = sum(int((classes[g][:, None] != classes[g][None, :]).sum()) // 2 for g in groups)
     name, before, after = _rename(
         opp, event.day_of.astype(np.int64), classes[event.country_of].astype(np.int64),
         per_day.copy(), total.copy(), start, sizes, np.concatenate(groups).astype(np.int64),
-        gstart, np.array(RENAME_WEIGHTS), RENAME_STEPS, event.seed + 40)
+        gstart, np.array(RENAME_WEIGHTS), min(RENAME_MOST, RENAME_STEPS * pairs),
+        event.seed + 40)
     # the schedule at place i of delegation c goes to place i of delegation name[c]
     place_of = np.empty(P, dtype=np.int64)
     for c in range(len(sizes)):
