@@ -214,16 +214,19 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
 
 @kernel
 def _day_excess(c, lo, hi):
-    """A count's distance outside [lo, hi], squared: one player 2 off a day's share weighs
-    more than two players 1 off."""
+    """The weight of a count e outside [lo, hi]: 4^e - 1, so one player 2 off a day's share
+    (15) weighs more than five players 1 off (3 each). (Squared gaps, 1 and 4, left a player
+    3 off on 2 of the default event's seeds 1-16, and 5,442 counts off a day's share against
+    5,145; cubed ones 5,398.)"""
     e = _gap(c, lo, hi)
-    return e * e
+    return (1 << (2 * e)) - 1
 
 
 @kernel
 def _move_day(day, day_lo, day_hi, at, h, u, old, new, w_day):
-    """Change of w_day x the squared day gaps (day: the player's counts that day) and of the
-    same area twice in a row when player u's hanchan h moves from area old to area new."""
+    """Change of w_day x the weights of the day gaps (_day_excess; day: the player's counts
+    that day) and of the same area twice in a row when player u's hanchan h moves from area
+    old to area new."""
     d = (_day_excess(day[old] - 1, day_lo[old], day_hi[old])
          - _day_excess(day[old], day_lo[old], day_hi[old])
          + _day_excess(day[new] + 1, day_lo[new], day_hi[new])
@@ -241,8 +244,8 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
     """Tabu search on the day shares of an area choice that meets every event share, then
     on players in the same area twice in a row.
 
-    A choice meeting every event share costs w_day x (squared distance of each day count
-    outside its day share [day_lo, day_hi]) + players in the same area as the hanchan
+    A choice meeting every event share costs w_day x (the weight of each day count's distance
+    outside its day share [day_lo, day_hi], _day_excess) + players in the same area as the hanchan
     before; the search also weighs event counts outside [lo, hi], `weight` each. Each
     iteration takes a player off a share (an event share first) and makes the best non-tabu
     swap of two groups' areas in a hanchan, one of them the player's (of the day off its
