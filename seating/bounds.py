@@ -119,8 +119,8 @@ def area_deviation_floor(event: Event) -> float:
 
 def back_to_back_floor(event: Event) -> int:
     """Fewest (player, hanchan) pairs meeting a country met the hanchan before, by counting,
-    with no two compatriots at a table (ranked above; possible when no delegation has more
-    places than there are tables).
+    in plans with no two compatriots at a table (ranked above; possible when no delegation
+    has more places than there are tables; the check gives 0 for a plan that seats some).
 
     A player then meets k - 1 countries in every hanchan (k the table size), out of the m
     countries other than its own; when 2(k - 1) > m, two hanchans in a row always share one

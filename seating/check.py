@@ -154,7 +154,9 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
             b = set(country_at[h + 1, opp[p][h + 1]].tolist())
             b2b[p, h] = bool(a & b)
     fig["back_to_back_country"] = int(b2b.sum())
-    fig["back_to_back_country_bound"] = bounds.back_to_back_floor(event) if full else 0
+    # (counted for plans that seat no two compatriots at a table, as the rules above ask)
+    fig["back_to_back_country_bound"] = (bounds.back_to_back_floor(event)
+                                         if full and fig["compatriot_meetings"] == 0 else 0)
     fig["_met_countries"] = met_countries
     fig["_b2b"] = b2b
 

@@ -95,10 +95,10 @@ def test_consecutive_area_bound_holds_for_any_seating():
 
 
 def test_back_to_back_bound_holds_for_every_plan_without_compatriots():
-    """With 4 or 5 countries at tables of 4, a player meets 3 of the other 3 or 4 countries
-    every hanchan, so two in a row always share one: the bound is every player at every
-    change, and every compatriot-free seating reaches exactly it. With 7 countries counting
-    forces nothing (3 + 3 of 6 others can differ)."""
+    """With 4 or 5 countries at tables of 4 and no compatriots at a table, a player meets 3
+    of the other 3 or 4 countries every hanchan, so two in a row always share one: the
+    bound is every player at every change, and every such seating reaches exactly it. With
+    7 countries counting forces nothing (3 + 3 of 6 others can differ)."""
     rng = np.random.default_rng(4)
     for countries, size, hanchans in ((4, 6, 5), (5, 8, 4), (7, 4, 4)):
         ev = Event(name="t", hanchans=hanchans, days=(hanchans,), table_size=4, seed=0,
@@ -123,6 +123,12 @@ def test_back_to_back_bound_holds_for_every_plan_without_compatriots():
         assert f["back_to_back_country"] >= f["back_to_back_country_bound"]
         if countries < 7:
             assert f["back_to_back_country"] == forced
+    # 4 clubs, each at a table of its own every hanchan: the bound, which counts for plans
+    # without compatriots at a table, is not claimed
+    ev = Event(name="t", hanchans=3, days=(3,), table_size=4, seed=0,
+               countries=tuple((f"C{i}", 4) for i in range(4)), areas=(("Hall", 4),))
+    f = recount(ev, np.array([np.arange(16).reshape(4, 4)] * 3), winds_known=False)
+    assert f["compatriot_meetings"] > 0 and f["back_to_back_country_bound"] == 0
 
 
 def test_common_opponents_never_above_their_ceiling():
