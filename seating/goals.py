@@ -90,9 +90,7 @@ def _mix_buckets(value, target, out, at, sign):
     """Add (sign 1) or take away (-1) one class count in the buckets out[at:at + 3]: the sum
     of gaps beyond 2 over counts 3 or more off [floor, ceil] of the fair share, the counts 2
     off, the counts 1 off."""
-    lo = np.floor(target)
-    hi = np.ceil(target)
-    e = value - hi if value > hi else (lo - value if value < lo else 0.0)
+    e = engine._excess(value, target)
     if e >= 3:
         out[at] += sign * (e - 2)
     elif e >= 2:
