@@ -86,27 +86,14 @@ RENAME_WEIGHTS = (4096.0, 256.0, 1.0, 64.0, 16.0, 1.0)
 
 
 @fast
-def _mix_buckets(value, target, out, at, sign):
-    """Add (sign 1) or take away (-1) one class count in the buckets out[at:at + 3]: the sum
-    of gaps beyond 2 over counts 3 or more off [floor, ceil] of the fair share, the counts 2
-    off, the counts 1 off."""
-    e = engine._excess(value, target)
-    if e >= 3:
-        out[at] += sign * (e - 2)
-    elif e >= 2:
-        out[at + 1] += sign
-    elif e >= 1:
-        out[at + 2] += sign
-
-
-@fast
-def _player_mix(p, mix, mix_total, tgt, tgt_total, out, sign):
-    """Add (sign 1) or take away (-1) place p's day and event mix buckets in out[0:6]."""
+def _player_mix(p, mix, mix_total, tgt, tgt_total, seg, out, sign):
+    """Add (sign 1) or take away (-1) place p's day and event mix entries in out, a cost
+    vector laid out by seg (the engine's own buckets: engine._mix_entry)."""
     for d in range(mix.shape[1]):
         for k in range(mix.shape[2]):
-            _mix_buckets(mix[p, d, k], tgt[p, d, k], out, 0, sign)
+            engine._mix_entry(out, seg, engine.DAY_MIX, mix[p, d, k], tgt[p, d, k], sign)
     for k in range(mix_total.shape[1]):
-        _mix_buckets(mix_total[p, k], tgt_total[p, k], out, 3, sign)
+        engine._mix_entry(out, seg, engine.TOTAL_MIX, mix_total[p, k], tgt_total[p, k], sign)
 
 
 @fast
@@ -138,17 +125,18 @@ def _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_t
 
 
 @njit(cache=True)
-def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, weights, steps,
-            seed):
+def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, seg, weights,
+            steps, seed):
     """Annealing of which delegation carries which name, among delegations of one size.
 
     opp[p, h]: p's opponents in hanchan h. Delegation c holds places start[c] ..
     start[c] + size[c] - 1; groups[gstart[i]:gstart[i + 1]]: the delegations of one size
     whose names may be exchanged. A step exchanges the names of two whose size classes
     differ: each place of one takes the class and the fair shares of the place of the same
-    number in the other (pclass, tgt and tgt_total change with them). Returns name[c], the
+    number in the other (pclass, tgt and tgt_total change with them). The mix is counted in
+    a cost vector laid out by seg (no gradients), weighed by weights. Returns name[c], the
     delegation whose name the schedules at c's places carry in the best naming found, and
-    the mix buckets (day 3+, 2, 1 off, event 3+, 2, 1 off) before and after.
+    the cost vectors before and after.
     """
     np.random.seed(seed)
     P, H, K = opp.shape
@@ -161,16 +149,21 @@ def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, we
             for k in range(K):
                 mix[p, day_of[h], pclass[opp[p, h, k]]] += 1
                 mix_total[p, pclass[opp[p, h, k]]] += 1
-    cost = np.zeros(6)
+    cost = np.zeros(weights.shape[0])
     for p in range(P):
-        _player_mix(p, mix, mix_total, tgt, tgt_total, cost, 1.0)
+        _player_mix(p, mix, mix_total, tgt, tgt_total, seg, cost, 1.0)
     first = cost.copy()
     best = cost.copy()
     name = np.arange(C)
     best_name = name.copy()
     stamp = np.zeros(P, dtype=np.int64)
     touched = np.empty(P, dtype=np.int64)
-    delta = np.zeros(6)
+    delta = np.zeros(weights.shape[0])
+    dm = seg[engine.DAY_MIX, engine.START]
+    tm = seg[engine.TOTAL_MIX, engine.START]
+    # the order of the goals: day mix (3+, 2 off), event mix (3+, 2), then the counts 1 off
+    # (day, event; ranked below back to back, which a name does not change)
+    order = np.array([dm, dm + 1, tm, tm + 1, dm + 2, tm + 2])
     ngroups = gstart.shape[0] - 1
     t_start, t_end = 2.0, 0.05
     for step in range(steps):
@@ -199,23 +192,21 @@ def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, we
                             nt += 1
         delta[:] = 0.0
         for i in range(nt):
-            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, delta, -1.0)
+            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, seg, delta, -1.0)
         _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total)
         for i in range(nt):
-            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, delta, 1.0)
+            _player_mix(touched[i], mix, mix_total, tgt, tgt_total, seg, delta, 1.0)
         d = 0.0
-        for i in range(6):
+        for i in range(delta.shape[0]):
             d += weights[i] * delta[i]
         if d > 0 and np.random.random() >= np.exp(-d / temp):
             _exchange(a, b, opp, day_of, pclass, tgt, tgt_total, start, size, mix, mix_total)
             continue
-        for i in range(6):
+        for i in range(delta.shape[0]):
             cost[i] += delta[i]
         name[a], name[b] = name[b], name[a]
-        # kept by the order of the goals: day mix (3+, 2 off), event mix (3+, 2), then the
-        # counts 1 off (day, event)
         better = False
-        for i in (0, 1, 3, 4, 2, 5):
+        for i in order:
             if cost[i] < best[i] - 1e-9:
                 better = True
                 break
@@ -262,11 +253,15 @@ def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
     per_day, total = mix_targets(event)
     gstart = np.concatenate([[0], np.cumsum([len(g) for g in groups])]).astype(np.int64)
     pairs = sum(int((classes[g][:, None] != classes[g][None, :]).sum()) // 2 for g in groups)
+    seg = engine.layout(1, 1)
+    seg[:, engine.GRADON] = 0
+    weights = np.zeros(engine.cost_length_nb(seg))
+    for goal, w in ((engine.DAY_MIX, RENAME_WEIGHTS[:3]), (engine.TOTAL_MIX, RENAME_WEIGHTS[3:])):
+        weights[seg[goal, engine.START]:seg[goal, engine.START] + 3] = w
     name, before, after = _rename(
         opp, event.day_of.astype(np.int64), classes[event.country_of].astype(np.int64),
         per_day.copy(), total.copy(), start, sizes, np.concatenate(groups).astype(np.int64),
-        gstart, np.array(RENAME_WEIGHTS), min(RENAME_MOST, RENAME_STEPS * pairs),
-        event.seed + 40)
+        gstart, seg, weights, min(RENAME_MOST, RENAME_STEPS * pairs), event.seed + 40)
     # the schedule at place i of delegation c goes to place i of delegation name[c]
     place_of = np.empty(P, dtype=np.int64)
     for c in range(len(sizes)):
@@ -274,11 +269,18 @@ def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
                                                            start[name[c]] + sizes[c])
     source = np.empty(P, dtype=np.int64)
     source[place_of] = np.arange(P)
-    figures = ("day_mix_three_off", "day_mix_two_off", "day_mix_one_off", "total_mix_three_off",
-               "total_mix_two_off", "total_mix_one_off")
+    def figures(cost):
+        """The mix buckets by name (per day and over the event: the sum of gaps beyond 2 over
+        counts 3 or more off a fair share, the counts 2 off, the counts 1 off)."""
+        out = {}
+        for part, goal in (("day_mix", engine.DAY_MIX), ("total_mix", engine.TOTAL_MIX)):
+            st = seg[goal, engine.START]
+            for i, kind in enumerate(("gaps_beyond_two", "two_off", "one_off")):
+                out[f"{part}_{kind}"] = float(cost[st + i])
+        return out
+
     summary = {"renamed": [event.country_codes[c] for c in range(len(sizes)) if name[c] != c],
-               "before": dict(zip(figures, before.tolist())),
-               "after": dict(zip(figures, after.tolist()))}
+               "before": figures(before), "after": figures(after)}
     return place_of[plan], keys[:, source], summary
 
 
