@@ -1287,10 +1287,12 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 fresh_only: bool = True) -> int:
     """Simulated annealing on one goal under the locks; keeps the best plan found.
 
-    compat_share: part of the proposals that swap two compatriots (other places then see
-    the same countries, so locks on countries met hold more often). weights: of the cost
-    entries (default: the goal's own, worse buckets heavier). fresh_only: only exchanges
-    that make nobody meet anyone again (off when repeats are unavoidable and being spread).
+    compat_share: part of the proposals that swap two compatriots of one hanchan, alone
+    (never as a double swap: the other places then see the same countries, so only the two
+    change on countries met, mix and back to back, and the locks hold more often).
+    weights: of the cost entries (default: the goal's own, worse buckets heavier).
+    fresh_only: only exchanges that make nobody meet anyone again (off when repeats are
+    unavoidable and being spread).
     """
     s = search.state
     country = s.ev[0]
@@ -1898,7 +1900,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             gx = pos[h, x] // S
             x2 = -1
             y2 = -1
-            if compat_share > 0.0 and _unit(rng) < compat_share:
+            compat = compat_share > 0.0 and _unit(rng) < compat_share
+            if compat:
                 # a compatriot of x: other places see the same country either way
                 y = members[cstart[country[x]] + _below(rng, cstart[country[x] + 1]
                                                         - cstart[country[x]])]
@@ -1914,7 +1917,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                      else plan[h, gy, _below(rng, S)])
                 if key[h, y] != key[h, x]:
                     continue  # the other table is in another area (area patterns)
-            if key[h, x] >= 0 and _unit(rng) < 0.5:
+            if not compat and key[h, x] >= 0 and _unit(rng) < 0.5:
                 k2 = _below(rng, S - 1)
                 if k2 >= pos[h, x] % S:
                     k2 += 1

@@ -22,6 +22,13 @@ from .event import Event
 from .jit import fast
 from .rules import targets
 
+B2B_COMPATRIOTS = 0.3  # share of back-to-back steps that swap two compatriots of one
+# hanchan alone (their tablemates then see the same countries, so only the two change on
+# countries met, mix and back to back, and the tight locks above refuse fewer steps).
+# Default event, seeds 1-24: back to back from a mean of 575 (none) to 526 (493-562), a
+# day count 2 off on 4 seeds either way, core plan 4.75 -> 5.0 s; seeds 1-8: 0.5 as good
+# (526), as part of double swaps 538; the same in the class mix phases left a day count 2
+# off on as many seeds (3 against 4)
 SLACK_SHARE = 10  # part of the move budget spent on common opponents above their target
 FINER_GOALS = (engine.INDIRECT, engine.COUNTRIES, engine.DAY_MIX, engine.TOTAL_MIX,
                engine.BACK_TO_BACK)
@@ -321,7 +328,9 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
             if target is not None:
                 state.seg[goal, engine.ACTIVE] = target
                 state.recount()
-            used[name] = engine.anneal_goal(search, goal, steps, deadline, log)
+            share = B2B_COMPATRIOTS if goal == engine.BACK_TO_BACK else 0.0
+            used[name] = engine.anneal_goal(search, goal, steps, deadline, log,
+                                            compat_share=share)
         search.lock_goal(goal, target)
     plan, keys = state.plan.copy(), state.key.copy()
     # last, so that it can only gain (a name changes no goal but the mix); not with hanchans
