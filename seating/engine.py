@@ -1300,6 +1300,13 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     cstart = np.searchsorted(country[members], np.arange(country.max() + 2))
     # a locked minimum of countries met, tested cheaply before each full evaluation
     floor = int(search.locklen[COUNTRIES]) if search.hard[COUNTRIES] else 0
+    # class mixes locked with nobody 2 or more off a fair share, tested cheaply the same way
+    mixlock = 0
+    for bit, g in ((1, DAY_MIX), (2, TOTAL_MIX)):
+        st = s.seg[g, START]
+        if (search.hard[g] and search.locklen[g] == 2 and s.active[g]
+                and not search.lock[st:st + 2].any()):
+            mixlock |= bit
     w = _anneal_weights(s, goal) if weights is None else weights
     search.keep_current()
     stats = np.zeros(2, dtype=np.int64)
@@ -1323,7 +1330,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
             anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                    search.locklen, w, a, b, 0.0, search.counters, search.best_cost,
                    search.best_plan, search.best_key, stats, fresh_only, compat_share, members,
-                   cstart, floor, goal)
+                   cstart, floor, goal, mixlock)
             done += n
             line = describe(goal, search.best_cost, s.seg)
             if line != last:
@@ -1743,6 +1750,55 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
     return True
 
 
+@kernel
+def _mix_kept(plan, pos, pclass, day_of, mix, mix_total, tgt, tgt_total, h, x, y, x2, y2,
+              which, vec):
+    """False if the exchange in hanchan h takes a place of the two tables 2 or more off a
+    fair share of a size class: of its day (which & 1) or of the event (which & 2). A quick
+    test before the full evaluation, exact for a class mix locked with nobody 2 off
+    (vec: work buffers)."""
+    S = plan.shape[2]
+    K = mix.shape[2]
+    gx = pos[h, x] // S
+    gy = pos[h, y] // S
+    d = day_of[h]
+    mem = vec[0]
+    side = vec[1]
+    newside = vec[2]
+    change = vec[3]
+    for s in range(S):
+        mem[s] = plan[h, gx, s]
+        mem[S + s] = plan[h, gy, s]
+        side[s] = 0
+        side[S + s] = 1
+        newside[s] = 0
+        newside[S + s] = 1
+    for i in range(2 * S):
+        if mem[i] == x or mem[i] == x2:
+            newside[i] = 1
+        elif mem[i] == y or mem[i] == y2:
+            newside[i] = 0
+    for i in range(2 * S):
+        u = mem[i]
+        for k in range(K):
+            change[k] = 0
+        for j in range(2 * S):
+            if j == i:
+                continue
+            if side[j] == side[i]:
+                change[pclass[mem[j]]] -= 1
+            if newside[j] == newside[i]:
+                change[pclass[mem[j]]] += 1
+        for k in range(K):
+            if change[k] == 0:
+                continue
+            if which & 1 and _excess(mix[u, d, k] + change[k], tgt[u, d, k]) >= 2:
+                return False
+            if which & 2 and _excess(mix_total[u, k] + change[k], tgt_total[u, k]) >= 2:
+                return False
+    return True
+
+
 # A generator for the annealing's steps: xorshift64 (Marsaglia), inlined, about a quarter
 # of the step time below numpy's (np.random in compiled code); seeded from np.random, so
 # the event's seed still fixes every draw.
@@ -1782,7 +1838,7 @@ def _draws(rng, n, count):
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
-           compat_share, members, cstart, floor, focus):
+           compat_share, members, cstart, floor, focus, mixlock):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
@@ -1927,6 +1983,9 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 continue
             if floor > 0 and not _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y,
                                                         x2, y2, floor, vec):
+                continue
+            if mixlock > 0 and not _mix_kept(plan, pos, pclass, day_of, mix, mix_total, tgt,
+                                             tgt_total, h, x, y, x2, y2, mixlock, vec):
                 continue
             evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not later)
         for i in range(cost.shape[0]):

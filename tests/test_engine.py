@@ -101,6 +101,43 @@ def test_relabel_equals_recount(seed):
         assert same_low_lists(arrays, state.st, 32)
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([1, 2, 3]))
+def test_mix_test_before_evaluation_is_exact(seed, which):
+    """engine._mix_kept refuses an exchange exactly when it takes a count it changes (of a
+    place at the two tables: of the day, which & 1; of the event, which & 2) 2 or more off
+    a fair share, as the swap's recounted class counts show."""
+    state, rng = random_state(seed, keyed=True)
+    pclass, day_of, tgt, tgt_total = state.ev[2], state.ev[3], state.ev[4], state.ev[5]
+    refused = 0
+    for _ in range(60):
+        h = int(rng.integers(6))
+        ga, gb = rng.choice(8, 2, replace=False)
+        s1, s2 = rng.choice(4, 2, replace=False)
+        x, y = state.plan[h, ga, s1], state.plan[h, gb, s1]
+        x2, y2 = ((state.plan[h, ga, s2], state.plan[h, gb, s2]) if rng.random() < 0.5
+                  else (-1, -1))
+        kept = engine._mix_kept(state.plan, state.pos, pclass, day_of, state.st[6],
+                                state.st[7], tgt, tgt_total, h, x, y, x2, y2, which,
+                                state.work[8])
+        places = np.concatenate([state.plan[h, ga], state.plan[h, gb]])
+        d = day_of[h]
+        day, event = state.st[6][places, d].copy(), state.st[7][places].copy()
+        state.swap(h, x, y)
+        if x2 >= 0:
+            state.swap(h, x2, y2)
+        off = False
+        for i, u in enumerate(places):
+            for k in range(3):
+                if which & 1 and state.st[6][u, d, k] != day[i, k]:
+                    off |= engine._excess(state.st[6][u, d, k], tgt[u, d, k]) >= 2
+                if which & 2 and state.st[7][u, k] != event[i, k]:
+                    off |= engine._excess(state.st[7][u, k], tgt_total[u, k]) >= 2
+        assert kept == (not off)
+        refused += off
+    assert refused > 0
+
+
 def test_search_keeps_locks():
     """After locking repeats at zero, no move of a later goal may create a repeat."""
     state, _ = random_state(5, players=48, hanchans=5, countries=12, keyed=False)
