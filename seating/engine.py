@@ -1847,7 +1847,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     listed (at the start of the call) as meeting a country twice in a row; for the class
     mixes, MIX_FOCUS of the swaps start from a place listed as 3 or more off its fair share
     of a day (in a hanchan of that day) or 2 or more off its share of the event. stats =
-    [tried, accepted].
+    [tried, accepted]. floor (countries met) and mixlock (class mixes locked with nobody 2
+    off a fair share: 1 the day's, 2 the event's) are tested before the full evaluation.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
