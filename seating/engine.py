@@ -1697,9 +1697,10 @@ def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
 
 
 @kernel
-def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, floor, vec):
-    """False if the exchange in hanchan h leaves a place of the two tables below `floor`
-    countries met (a quick test before the full evaluation; vec: work buffers)."""
+def _two_tables(plan, pos, h, x, y, x2, y2, vec):
+    """The places of the two tables of an exchange in hanchan h (x, x2 move to y's table,
+    y, y2 to x's) for the quick tests below: vec[0] the places, vec[1] their table before
+    (0: x's, 1: y's), vec[2] after."""
     S = plan.shape[2]
     gx = pos[h, x] // S
     gy = pos[h, y] // S
@@ -1718,6 +1719,16 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
             newside[i] = 1
         elif mem[i] == y or mem[i] == y2:
             newside[i] = 0
+
+
+@kernel
+def _countries_floor_kept(plan, country, ccount, cmet, floor, vec):
+    """False if the exchange laid out in vec by _two_tables leaves a place of the two
+    tables below `floor` countries met (a quick test before the full evaluation)."""
+    S = plan.shape[2]
+    mem = vec[0]
+    side = vec[1]
+    newside = vec[2]
     lc = vec[3]  # the countries whose count at u's table changes, and by how much
     ls = vec[4]
     for i in range(2 * S):
@@ -1751,33 +1762,18 @@ def _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y, x2, y2, flo
 
 
 @kernel
-def _mix_kept(plan, pos, pclass, day_of, mix, mix_total, tgt, tgt_total, h, x, y, x2, y2,
-              which, vec):
-    """False if the exchange in hanchan h takes a place of the two tables 2 or more off a
-    fair share of a size class: of its day (which & 1) or of the event (which & 2). A quick
-    test before the full evaluation, exact for a class mix locked with nobody 2 off
-    (vec: work buffers)."""
+def _mix_kept(plan, pclass, day_of, mix, mix_total, tgt, tgt_total, h, which, vec):
+    """False if the exchange in hanchan h laid out in vec by _two_tables takes a place of the
+    two tables 2 or more off a fair share of a size class: of its day (which & 1) or of the
+    event (which & 2). A quick test before the full evaluation, exact for a class mix
+    locked with nobody 2 off."""
     S = plan.shape[2]
     K = mix.shape[2]
-    gx = pos[h, x] // S
-    gy = pos[h, y] // S
     d = day_of[h]
     mem = vec[0]
     side = vec[1]
     newside = vec[2]
     change = vec[3]
-    for s in range(S):
-        mem[s] = plan[h, gx, s]
-        mem[S + s] = plan[h, gy, s]
-        side[s] = 0
-        side[S + s] = 1
-        newside[s] = 0
-        newside[S + s] = 1
-    for i in range(2 * S):
-        if mem[i] == x or mem[i] == x2:
-            newside[i] = 1
-        elif mem[i] == y or mem[i] == y2:
-            newside[i] = 0
     for i in range(2 * S):
         u = mem[i]
         for k in range(K):
@@ -1982,11 +1978,12 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 y2 = plan[h, gy, k2]
             if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
                 continue
-            if floor > 0 and not _countries_floor_kept(plan, pos, country, ccount, cmet, h, x, y,
-                                                        x2, y2, floor, vec):
+            if floor > 0 or mixlock > 0:
+                _two_tables(plan, pos, h, x, y, x2, y2, vec)
+            if floor > 0 and not _countries_floor_kept(plan, country, ccount, cmet, floor, vec):
                 continue
-            if mixlock > 0 and not _mix_kept(plan, pos, pclass, day_of, mix, mix_total, tgt,
-                                             tgt_total, h, x, y, x2, y2, mixlock, vec):
+            if mixlock > 0 and not _mix_kept(plan, pclass, day_of, mix, mix_total, tgt,
+                                             tgt_total, h, mixlock, vec):
                 continue
             evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not later)
         for i in range(cost.shape[0]):

@@ -104,9 +104,10 @@ def test_relabel_equals_recount(seed):
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([1, 2, 3]))
 def test_mix_test_before_evaluation_is_exact(seed, which):
-    """engine._mix_kept refuses an exchange exactly when it takes a count it changes (of a
-    place at the two tables: of the day, which & 1; of the event, which & 2) 2 or more off
-    a fair share, as the swap's recounted class counts show."""
+    """engine._mix_kept, on the two tables laid out by engine._two_tables, refuses an
+    exchange exactly when it takes a count it changes (of a place at the two tables: of the
+    day, which & 1; of the event, which & 2) 2 or more off a fair share, as the swap's
+    recounted class counts show."""
     state, rng = random_state(seed, keyed=True)
     pclass, day_of, tgt, tgt_total = state.ev[2], state.ev[3], state.ev[4], state.ev[5]
     refused = 0
@@ -117,9 +118,9 @@ def test_mix_test_before_evaluation_is_exact(seed, which):
         x, y = state.plan[h, ga, s1], state.plan[h, gb, s1]
         x2, y2 = ((state.plan[h, ga, s2], state.plan[h, gb, s2]) if rng.random() < 0.5
                   else (-1, -1))
-        kept = engine._mix_kept(state.plan, state.pos, pclass, day_of, state.st[6],
-                                state.st[7], tgt, tgt_total, h, x, y, x2, y2, which,
-                                state.work[8])
+        engine._two_tables(state.plan, state.pos, h, x, y, x2, y2, state.work[8])
+        kept = engine._mix_kept(state.plan, pclass, day_of, state.st[6], state.st[7], tgt,
+                                tgt_total, h, which, state.work[8])
         places = np.concatenate([state.plan[h, ga], state.plan[h, gb]])
         d = day_of[h]
         day, event = state.st[6][places, d].copy(), state.st[7][places].copy()
