@@ -1281,6 +1281,27 @@ def _anneal_weights(state: State, goal: int) -> np.ndarray:
     return w
 
 
+def tables_by_area(plan: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tables of every hanchan listed area by area, for drawing a swap's other table.
+
+    A table's area is its seats' key // table size (keys below 0, free seats: one area).
+    Swaps keep every seat's key, so this holds for a whole annealing. Returns area_tables
+    (H, G): the table numbers of each hanchan sorted by area (then number), and area_span
+    (H, G, 3): for table g, where its area starts and ends in that list and where g stands.
+    """
+    H, G, S = plan.shape
+    first = np.take_along_axis(key, plan[:, :, 0], axis=1)
+    area = np.where(first >= 0, first // S, 0)
+    area_tables = np.argsort(area, axis=1, kind="stable").astype(np.int64)
+    area_span = np.empty((H, G, 3), dtype=np.int64)
+    for h in range(H):
+        ordered = area[h, area_tables[h]]
+        area_span[h, :, 0] = np.searchsorted(ordered, area[h], side="left")
+        area_span[h, :, 1] = np.searchsorted(ordered, area[h], side="right")
+        area_span[h, area_tables[h], 2] = np.arange(G)
+    return area_tables, area_span
+
+
 def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000,
                 compat_share: float = 0.0, weights: np.ndarray | None = None,
@@ -1307,6 +1328,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
         if (search.hard[g] and search.locklen[g] == 2 and s.active[g]
                 and not search.lock[st:st + 2].any()):
             mixlock |= bit
+    area_tables, area_span = tables_by_area(s.plan, s.key)
     w = _anneal_weights(s, goal) if weights is None else weights
     search.keep_current()
     stats = np.zeros(2, dtype=np.int64)
@@ -1330,7 +1352,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
             anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
                    search.locklen, w, a, b, 0.0, search.counters, search.best_cost,
                    search.best_plan, search.best_key, stats, fresh_only, compat_share, members,
-                   cstart, floor, goal, mixlock)
+                   cstart, floor, goal, mixlock, area_tables, area_span)
             done += n
             line = describe(goal, search.best_cost, s.seg)
             if line != last:
@@ -1834,7 +1856,7 @@ def _draws(rng, n, count):
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
            relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
-           compat_share, members, cstart, floor, focus, mixlock):
+           compat_share, members, cstart, floor, focus, mixlock, area_tables, area_span):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
     A step is a random swap of two places with the same seat key in one hanchan, or (with
@@ -1845,6 +1867,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     of a day (in a hanchan of that day) or 2 or more off its share of the event. stats =
     [tried, accepted]. floor (countries met) and mixlock (class mixes locked with nobody 2
     off a fair share: 1 the day's, 2 the event's) are tested before the full evaluation.
+    The other table of a swap is drawn among the tables of x's area (area_tables and
+    area_span: see tables_by_area), so that seats keyed by area are not drawn in vain.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
@@ -1962,9 +1986,15 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                     continue
                 gy = pos[h, y] // S
             else:
-                gy = _below(rng, G - 1)
-                if gy >= gx:
-                    gy += 1
+                # another table of x's area (with one area the same draw as among all)
+                lo = area_span[h, gx, 0]
+                n = area_span[h, gx, 1] - lo
+                if n < 2:
+                    continue
+                i = _below(rng, n - 1)
+                if i >= area_span[h, gx, 2] - lo:
+                    i += 1
+                gy = area_tables[h, lo + i]
                 # the place of x's wind at the other table (any place when seats are free)
                 y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
                      else plan[h, gy, _below(rng, S)])

@@ -156,6 +156,36 @@ def test_search_keeps_locks():
     assert state.cost[state.seg[engine.COMPATRIOTS, engine.START]] <= compat + 1e-9
 
 
+def test_swaps_keep_areas_and_draw_tables_of_the_same_area():
+    """Seats keyed by area (wind + size x area): tables_by_area lists every hanchan's tables
+    area by area, and the annealing, which draws the other table of a swap from x's area,
+    changes the plan but never a seat's key, so every table keeps one area."""
+    state, rng = random_state(3, players=48, hanchans=6, countries=12, keyed=True)
+    H, G, S = state.plan.shape
+    area = np.stack([rng.permutation(np.repeat([0, 1, 2], [2, 6, 4])) for _ in range(H)])
+    for h in range(H):
+        for g in range(G):
+            state.key[h, state.plan[h, g]] += S * area[h, g]
+    state.recount()
+    tables, span = engine.tables_by_area(state.plan, state.key)
+    for h in range(H):
+        for g in range(G):
+            lo, hi, at = span[h, g]
+            assert tables[h, at] == g
+            assert sorted(tables[h, lo:hi]) == list(np.nonzero(area[h] == area[h, g])[0])
+    one, one_span = engine.tables_by_area(state.plan, state.key % S)
+    assert (one == np.arange(G)).all() and (one_span[:, :, 2] == np.arange(G)).all()
+    key = state.key.copy()
+    plan = state.plan.copy()
+    search = engine.Search(state, 2, np.zeros_like(state.cost))
+    engine.anneal_goal(search, engine.BACK_TO_BACK, 50_000, float("inf"), lambda m: None,
+                       fresh_only=False)
+    assert (state.plan != plan).any()
+    assert (state.key == key).all()
+    seat_area = np.take_along_axis(state.key, state.plan.reshape(H, -1), axis=1) // S
+    assert (seat_area.reshape(H, G, S) == area[:, :, None]).all()
+
+
 @given(st.integers(1, 2**62), st.integers(1, 5000))
 @settings(max_examples=40, deadline=None)
 def test_annealing_generator_stays_in_range_and_spreads(seed, n):
