@@ -1176,12 +1176,12 @@ class Search:
     def lock_goal(self, goal: int, target: int | None = None) -> None:
         """From now on no plan may be worse on this goal's figure.
 
-        Sums (repeats, compatriots, back to back), the number of unlinked pairs and the sum
-        of (gap - 2) over class counts 3 or more off a fair share are locked at their value
-        (their total gap beyond 2 off may not grow); otherwise
-        the worst-off goals (fewest common opponents, fewest countries, largest mix gap) are
-        locked at their worst level: the buckets below it must stay empty. A class mix with
-        counts 2 off left also keeps their number (counts 1 off are left to lower goals).
+        Sums (repeats, compatriots, back to back) and the number of unlinked pairs are
+        locked at their value; otherwise the worst-off goals (fewest common opponents,
+        fewest countries) are locked at their worst level: the buckets below it must stay
+        empty. A class mix with counts 2 or more off a fair share keeps, in this order, the
+        sum of (gap - 2) over counts 3 or more off and the number of counts 2 off, as the
+        check ranks plans (counts 1 off are left to lower goals).
         """
         s = self.state
         if goal in (INDIRECT, COUNTRIES):
@@ -1192,13 +1192,12 @@ class Search:
         st = s.seg[goal, START]
         values = s.cost[st : st + s.seg[goal, ACTIVE]]
         above = np.nonzero(values > self.bound[st : st + len(values)] + 1e-9)[0]
-        if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (
-                goal in (INDIRECT, DAY_MIX, TOTAL_MIX) and 0 in above):
-            # a sum, or the open-ended worst bucket (no common opponent; 3 or more off the
-            # fair share) still holding items: its count (sum of gaps beyond 2) may not grow
+        if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (goal == INDIRECT and 0 in above):
+            # a sum, or pairs with no common opponent left: their number may not grow
             length = 1
-        elif goal in (DAY_MIX, TOTAL_MIX) and 1 in above[:1]:
-            # counts 2 off a fair share are left: nobody 3 off, and no more counts 2 off
+        elif goal in (DAY_MIX, TOTAL_MIX) and above.size and above[0] <= 1:
+            # counts 2 or more off a fair share are left: the gaps beyond 2 may not grow, nor
+            # then the counts 2 off
             length = 2
         else:
             length = int(above[0]) if above.size else len(values)

@@ -156,6 +156,26 @@ def test_search_keeps_locks():
     assert state.cost[state.seg[engine.COMPATRIOTS, engine.START]] <= compat + 1e-9
 
 
+def test_mix_lock_keeps_counts_two_off_while_some_are_three_off():
+    """With counts 3 or more off a fair share left, the lock of a class mix keeps their gap
+    beyond 2 and then the number of counts 2 off, as the check ranks plans: a lower goal's
+    search may not add counts 2 off (it added 75 on one unseen event before)."""
+    state, _ = random_state(11, players=48, hanchans=6, countries=12, keyed=True)
+    search = engine.Search(state, 1, np.zeros_like(state.cost))
+    for goal in (engine.DAY_MIX, engine.TOTAL_MIX):
+        st_ = state.seg[goal, engine.START]
+        assert state.cost[st_] > 0  # random targets leave counts 3 or more off
+        search.lock_goal(goal)
+        assert search.locklen[goal] == 2
+    before = {g: tuple(state.cost[state.seg[g, engine.START]:][:2])
+              for g in (engine.DAY_MIX, engine.TOTAL_MIX)}
+    engine.anneal_goal(search, engine.BACK_TO_BACK, 200_000, float("inf"), lambda m: None)
+    state.recount()
+    for g, (gap, two) in before.items():
+        now = tuple(state.cost[state.seg[g, engine.START]:][:2])
+        assert now <= (gap, two), (g, now, (gap, two))
+
+
 def test_swaps_keep_areas_and_draw_tables_of_the_same_area():
     """Seats keyed by area (wind + size x area): tables_by_area lists every hanchan's tables
     area by area, and the annealing, which draws the other table of a swap from x's area,
