@@ -306,6 +306,18 @@ def seat_keys(event, plan: np.ndarray) -> np.ndarray:
     return keys
 
 
+def whole_delegations_plan(event) -> np.ndarray:
+    """A greedy draft over wind patterns that keep each delegation on one pattern as far as
+    the pieces allow (winds.wind_blocks with whole=True): its places never share a table.
+    The swap stage's fallback when its search leaves meeting rules unmet (a few very large
+    delegations against the number of tables)."""
+    from .winds import choose_patterns
+
+    wind = choose_patterns(event.country_of, event.days, event.table_size,
+                           np.random.default_rng(event.seed), whole=True).T.copy()
+    return draft(event.country_of, wind, event.table_size, event.seed + 2)
+
+
 def design_fits(event) -> bool:
     """Whether the draft starts from a design without being asked: every delegation has one
     place, repeat meetings can be avoided (not seats_free), a design other than a Dutch

@@ -8,7 +8,9 @@ until its move budget or time cap. When it leaves repeat meetings that a design 
 place per country, a design with a repeat-free round for every hanchan; design_restart),
 it searches again from the design and keeps whichever plan has fewer. A plan drafted
 over area patterns (seat keys holding the area too) that does not meet the meeting rules
-is searched on with the wind keys alone: the meeting rules outrank the areas.
+is searched on with the wind keys alone: the meeting rules outrank the areas. If the
+rules are still not met, it searches again from a draft whose wind patterns keep every
+delegation on one pattern (draft.whole_delegations_plan) and keeps the better plan.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 import numpy as np
 
 from . import engine
-from .draft import design_covers, design_fits, from_design, seat_keys
+from .draft import design_covers, design_fits, from_design, seat_keys, whole_delegations_plan
 from .event import Event
 from .goals import bounds, build_state
 
@@ -84,6 +86,17 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
         plan, other, cost = _search(event, plan, keys % S, moves, deadline, log, movable)
         summary = {**other, "moves": summary["moves"] + other["moves"],
                    "areas_released": True}
+    if not all(summary["reached_bound"].values()) and movable is None and keys.max() >= 0:
+        # wind patterns that keep each delegation on one pattern: its places never meet
+        log("swaps: meeting rules not met; searching again from wind patterns that keep "
+            "delegations whole")
+        start = whole_delegations_plan(event)
+        other, other_summary, other_cost = _search(event, start, seat_keys(event, start) % S,
+                                                   moves, deadline, log, movable)
+        if other_cost < cost:
+            plan, cost = other, other_cost
+            summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
+                       "whole_delegations": True}
     if cost[0] > 0 and movable is None:
         start = design_restart(event)
         if start is not None:

@@ -117,8 +117,15 @@ def orbit_key(seq: np.ndarray, nwinds: int) -> tuple[int, ...]:
     return min(tuple(image(seq, q, nwinds).tolist()) for q in range(nwinds))
 
 
-def wind_blocks(country: np.ndarray, nwinds: int) -> list[list[np.ndarray]]:
+def wind_blocks(country: np.ndarray, nwinds: int, whole: bool = False
+                ) -> list[list[np.ndarray]]:
     """Places in blocks of nwinds equal pieces, each piece from one country.
+
+    whole: pieces as large as the largest delegation (at most players / nwinds), filled
+    with the places of one delegation after another, largest first, so that every
+    delegation that fits in one piece keeps one wind pattern (its places then never share
+    a table) and smaller ones may share a piece (their places never meet); the places
+    left over make pieces of one place.
 
     Over and over the nwinds countries with the most places left give a piece each, as
     large as the smallest of them has left (on the default event: FRA, GER, POL and NED 16
@@ -128,6 +135,16 @@ def wind_blocks(country: np.ndarray, nwinds: int) -> list[list[np.ndarray]]:
     nwinds.
     """
     country = np.asarray(country)
+    if whole:
+        sizes = np.bincount(country)
+        size = min(int(sizes.max()), len(country) // nwinds)
+        pool = np.concatenate([np.nonzero(country == c)[0]
+                               for c in sorted(np.unique(country), key=lambda c: -sizes[c])])
+        full = len(pool) // (size * nwinds)
+        pieces = pool[: full * size * nwinds].reshape(full, nwinds, size)
+        blocks = [list(block) for block in pieces.astype(np.int64)]
+        rest = pool[full * size * nwinds:].astype(np.int64)
+        return blocks + [list(rest[i : i + nwinds, None]) for i in range(0, len(rest), nwinds)]
     left = {int(c): list(np.nonzero(country == c)[0]) for c in np.unique(country)}
     blocks = []
     while any(left.values()):
@@ -158,7 +175,8 @@ def shared_image(seq: np.ndarray, other: np.ndarray, nwinds: int) -> np.ndarray:
 
 
 def choose_patterns(
-    country: np.ndarray, days: tuple[int, ...], nwinds: int, rng: np.random.Generator
+    country: np.ndarray, days: tuple[int, ...], nwinds: int, rng: np.random.Generator,
+    whole: bool = False,
 ) -> np.ndarray:
     """Valid wind patterns for all places, exactly players/nwinds of each wind per hanchan.
 
@@ -185,7 +203,7 @@ def choose_patterns(
     """
     country = np.asarray(country)
     players = len(country)
-    blocks = wind_blocks(country, nwinds)
+    blocks = wind_blocks(country, nwinds, whole)
     wanted = players // nwinds
     seen: dict[tuple[int, ...], np.ndarray] = {}
     tries = 0

@@ -4,6 +4,8 @@ Every figure is recounted from the finished seating (seating.check.recount and t
 matrix), never taken from the search.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -177,3 +179,36 @@ def test_repeats_left_by_the_search_send_it_back_to_a_design(schema):
     assert sorted(plan[3].ravel().tolist()) == list(range(64))
     # not where the draft already is a design
     assert design_restart(one_each(schema, 32, 9, [5, 4])) is None
+
+
+def test_delegations_kept_whole_on_their_wind_patterns_avoid_compatriots(schema):
+    """100 places on 25 tables with delegations of 22, 22, 19 and 11 (an unseen event of
+    benchmarks/unseen.py): searched on the draft's wind patterns, whose pieces split each
+    of them, the swap stage leaves compatriot or repeat meetings; it then searches again
+    from patterns that keep every delegation on one pattern (draft.whole_delegations_plan)
+    and keeps that plan, recounted with nobody meeting a compatriot or anyone twice."""
+    import yaml
+
+    from seating.draft import first_plan, seat_keys
+    from seating.swaps import improve_meetings
+
+    path = Path(__file__).resolve().parent / "data" / "big-delegations-100.yaml"
+    event = load_event(yaml.safe_load(path.read_text()), schema)
+    groups, _ = first_plan(event)
+    lines = []
+    plan, summary = improve_meetings(event, groups, seat_keys(event, groups), 200_000, 300.0,
+                                     log=lines.append)
+    assert summary.get("whole_delegations"), lines
+    meet = meetings(plan, event.players)
+    same = event.country_of[:, None] == event.country_of[None, :]
+    assert (meet[same] == 0).all() and (meet[~same] <= 1).all()
+    assert sorted(plan[5].ravel().tolist()) == list(range(event.players))
+    # every table still seats one place of each wind pattern (the winds stay exact)
+    from seating.rules import sequence_faults
+
+    winds = np.zeros((event.players, event.hanchans), dtype=np.int64)
+    for h in range(event.hanchans):
+        winds[plan[h].ravel(), h] = np.tile(np.arange(4), event.tables)
+    faults = sequence_faults(winds, event.days, 4)
+    assert not faults["count_bad"].any() and not faults["day_bad"].any()
+    assert not faults["consecutive"].any() and not faults["prefix"].any()

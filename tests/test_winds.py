@@ -129,6 +129,38 @@ def test_wind_blocks_split_places_into_equal_pieces(sizes, k):
             assert len(set(country[piece].tolist())) == 1  # a piece is one country
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 30), min_size=1, max_size=15), st.sampled_from([3, 4]))
+def test_whole_pieces_keep_delegations_on_one_pattern(sizes, k):
+    """wind_blocks(whole=True): equal pieces as large as the largest delegation (at most a
+    k-th of the places), filled largest delegation first: every place once, and every
+    delegation that fits in a piece lies in at most two consecutive full pieces; the largest,
+    when it fits, in one. The patterns then put each piece on one wind everywhere."""
+    total = sum(sizes)
+    sizes = sizes + [1] * (-total % k)
+    country = np.repeat(np.arange(len(sizes)), sizes)
+    blocks = wind_blocks(country, k, whole=True)
+    seen = np.concatenate([piece for block in blocks for piece in block])
+    assert sorted(seen.tolist()) == list(range(len(country)))
+    size = min(max(sizes), len(country) // k)
+    pieces = [piece for block in blocks for piece in block]
+    for block in blocks:
+        assert len(block) == k and len({len(piece) for piece in block}) == 1
+    where = {c: {i for i, piece in enumerate(pieces) if c in country[piece]}
+             for c in range(len(sizes))}
+    for c, n in enumerate(sizes):
+        full = [i for i in where[c] if len(pieces[i]) == size]
+        if n <= size and full:
+            assert max(full) - min(full) <= 1
+    largest = int(np.argmax(sizes))
+    if sizes[largest] <= size:
+        assert len(where[largest]) == 1
+    pat = choose_patterns(country, (len(country) % 3 + 2, 4), k, np.random.default_rng(1),
+                          whole=True)
+    for piece in pieces:
+        assert (pat[piece] == pat[piece[0]]).all()
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=6, max_size=6),
        st.lists(st.integers(0, 3), min_size=6, max_size=6), st.sampled_from([3, 4]))
