@@ -119,7 +119,7 @@ def orbit_key(seq: np.ndarray, nwinds: int) -> tuple[int, ...]:
 
 def wind_blocks(country: np.ndarray, nwinds: int, whole: bool = False
                 ) -> list[list[np.ndarray]]:
-    """Places in blocks of nwinds equal pieces, each piece from one country.
+    """Places in blocks of nwinds equal pieces, each piece from one country (unless whole).
 
     whole: pieces as large as the largest delegation (at most players / nwinds), filled
     with the places of one delegation after another, largest first, so that every
