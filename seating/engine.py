@@ -1998,7 +1998,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
                      else plan[h, gy, _below(rng, S)])
                 if key[h, y] != key[h, x]:
-                    continue  # the other table is in another area (area patterns)
+                    continue  # a guard: same area and seat give the same key
             if not compat and key[h, x] >= 0 and _unit(rng) < 0.5:
                 k2 = _below(rng, S - 1)
                 if k2 >= pos[h, x] % S:
