@@ -206,6 +206,46 @@ def draft(
                   met, table_size, seed, sample)
 
 
+ROUND_JUDGE_STEPS = 300_000  # steps of the table numbering that judges which rounds of a
+# design to keep (tables.fewest_table_repeats): lifted planes of AG(4, 2) over 9 hanchans,
+# about 0.15 s a run of rounds, 1.5 s for all 10; at 100,000 steps the judge picked, on one
+# of two seeds, a run worth 42 repeats, not 38
+ROUND_CHOICES = 12  # runs of rounds judged at most, their first rounds spread evenly (a
+# resolvable design of 160 has 53 rounds: 5 s for all)
+
+
+def rounds_to_keep(plan: np.ndarray, hanchans: int, seed: int) -> np.ndarray:
+    """Which rounds of a repeat-free design of one place per country to play, when it has
+    more than `hanchans`: a run of consecutive rounds (wrapping round, kept in the design's
+    order; at most ROUND_CHOICES runs), chosen by the goals in their order. Nobody meets
+    anyone twice in any run and countries met are the opponents, so the meeting goals that
+    can differ are the pairs with no common opponent, then the fewest common opponents of a
+    pair never met and the pairs that have that few; then the table repeats a numbering of
+    the groups leaves (tables.fewest_table_repeats). The first run wins ties. Lifted planes
+    of AG(4, 2) over 9 hanchans: the first 9 rounds leave 48 table repeats (the floor is 32),
+    rounds 2-10 or 6-10 and 1-4 leave 38, recounted from the whole plan."""
+    from .tables import fewest_table_repeats
+
+    R = plan.shape[0]
+    P = int(plan.max()) + 1
+    best, keep = None, np.arange(hanchans)
+    for start in np.unique(np.arange(ROUND_CHOICES) * R // ROUND_CHOICES):
+        rounds = np.sort((start + np.arange(hanchans)) % R)
+        meet = np.zeros((P, P), dtype=np.int64)
+        for tables in plan[rounds]:
+            for table in tables:
+                meet[np.ix_(table, table)] = 1
+        np.fill_diagonal(meet, 0)
+        common = meet @ meet
+        never = (meet == 0) & ~np.eye(P, dtype=bool)
+        low = int(common[never].min()) if never.any() else 0
+        key = (int((never & (common == 0)).sum()), -low, int((never & (common == low)).sum()),
+               fewest_table_repeats(plan[rounds], ROUND_JUDGE_STEPS, seed))
+        if best is None or key < best:
+            best, keep = key, rounds
+    return keep
+
+
 def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table_size: int,
                 seed: int) -> tuple[np.ndarray, str] | None:
     """A first plan taken from a combinatorial design (designs.designs_for), and its name.
@@ -215,7 +255,8 @@ def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table
     delegation order). A Dutch cycle seats one player of each group at every table, so its
     seats get winds from one valid sequence and its images (the groups' players share a
     wind pattern), and the plan keeps every wind rule; other designs keep their seat order
-    and leave the winds to the wind stage. When no design has enough repeat-free rounds,
+    and leave the winds to the wind stage (with one place per country and more rounds than
+    hanchans, the rounds rounds_to_keep chooses). When no design has enough repeat-free rounds,
     the one with the most (at least half the hanchans) gives the first hanchans and the
     greedy draft, seats free, fills the rest; None when none has that many.
     """
@@ -233,6 +274,8 @@ def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table
     if design.name.startswith("Dutch"):
         winds = random_valid_sequence(np.random.default_rng(seed), days, table_size)
         plan = dutch_cycle(players, rounds, table_size, winds=winds[:rounds])
+    elif design.rounds > rounds and len(np.unique(country)) == players:
+        plan = design.plan[rounds_to_keep(design.plan, rounds, seed)]
     else:
         plan = design.plan[:rounds].copy()
     place_of = np.empty(players, dtype=np.int64)

@@ -935,6 +935,27 @@ def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, 
     return best
 
 
+def fewest_table_repeats(plan: np.ndarray, steps: int, seed: int) -> int:
+    """Table repeats (as check.table_repeats counts them) left by an annealed numbering of
+    these groups, areas ignored (_anneal on table repeats alone, as hot as the tables
+    stage's first runs on a tight colouring): the draft's judge of which rounds of a design
+    to keep."""
+    H, G, S = plan.shape
+    P = int(plan.max()) + 1
+    assign = np.tile(np.arange(G, dtype=np.int64), (H, 1))
+    table_of = np.empty((P, H), dtype=np.int64)
+    for h in range(H):
+        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    _anneal(plan, assign, table_of, np.ones(H, dtype=np.bool_), np.zeros((H, G), dtype=np.int64),
+            np.array([float(H)]), np.array([[float(H)]]), np.zeros(H, dtype=np.int64), steps,
+            seed, np.array([1.0, 0.0, 0.0, 0.0]), 2.0, 0.05, np.full((H, G), -1, dtype=np.int64),
+            0.0)
+    for h in range(H):
+        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    visits = np.stack([np.bincount(row, minlength=G) for row in table_of])
+    return int(np.maximum(visits - 1, 0).sum())
+
+
 # ----------------------------------------------------------------------------------
 # Area patterns: an area for every place in every hanchan, chosen before the draft
 # ----------------------------------------------------------------------------------

@@ -301,6 +301,27 @@ def test_gf2_solve_finds_a_solution_exactly_when_there_is_one(system):
         assert all(holds(value, r) for r in rows)
 
 
+def test_rounds_to_keep_weighs_the_goals_in_order():
+    """Which rounds of a design longer than the event to play: a run of consecutive rounds,
+    the first run unless another is better by the goals (recounted here from the groups)."""
+    from seating.draft import rounds_to_keep
+    from seating.tables import fewest_table_repeats
+
+    # AG(2, 4) over 4 of its 5 rounds: every run drops one parallel class, and no run
+    # differs on any goal from another, so the first rounds stay
+    assert rounds_to_keep(designs.affine_geometry(4), 4, seed=1).tolist() == [0, 1, 2, 3]
+    # lifted planes over 9 of 10: no run leaves a pair without a common opponent, and the
+    # one kept repeats tables less than the first 9 rounds
+    plan = designs.lifted_planes()
+    keep = rounds_to_keep(plan, 9, seed=1)
+    assert len(keep) == 9 and len(set(keep.tolist())) == 9 and (np.diff(keep) > 0).all()
+    adj = (meetings(plan[keep], 32) > 0).astype(int)
+    never = (adj == 0) & ~np.eye(32, dtype=bool)
+    assert ((adj @ adj)[never] > 0).all()
+    assert (fewest_table_repeats(plan[keep], 2_000_000, seed=2)
+            < fewest_table_repeats(plan[:9], 2_000_000, seed=2))
+
+
 def test_draft_from_a_design_too_short_is_finished_greedily():
     from seating.draft import from_design
 

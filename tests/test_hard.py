@@ -130,7 +130,9 @@ def test_social_golfers_32_meet_nobody_twice(schema, hanchans, days):
     disjoint planes of AG(5, 2) with a greedy tenth round 16 over 10), and the wind stage
     seats them validly. The class mix, which swaps can hardly move in such a full design,
     is evened out by the places' names: at most 1 off a day's fair share (3 off, with 34 and
-    44 counts 2 or more off, before names were exchanged)."""
+    44 counts 2 or more off, before names were exchanged). Over 9 hanchans the draft keeps
+    the 9 of the 10 rounds whose groups a numbering repeats tables least in (draft.
+    rounds_to_keep): 38 table repeats against a floor of 32 (48 with the first 9 rounds)."""
     from seating.draft import design_fits, first_plan
 
     event = one_each(schema, 32, hanchans, days)
@@ -143,6 +145,8 @@ def test_social_golfers_32_meet_nobody_twice(schema, hanchans, days):
     for rule in ("wind_count_bad", "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad"):
         assert fig[rule] == 0, rule
     assert fig["day_mix_max_excess"] <= 1 and fig["total_mix_max_excess"] <= 1
+    if hanchans == 9:
+        assert fig["table_repeats_bound"] == 32 and fig["table_repeats"] <= 38
 
 
 def test_designs_start_only_small_fields_of_single_places(schema):
