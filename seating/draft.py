@@ -208,8 +208,8 @@ def draft(
 
 ROUND_JUDGE_STEPS = 300_000  # steps of the table numbering that judges which rounds of a
 # design to keep (tables.fewest_table_repeats): lifted planes of AG(4, 2) over 9 hanchans,
-# about 0.15 s a run of rounds, 1.5 s for all 10; at 100,000 steps the judge picked, on one
-# of two seeds, a run worth 42 repeats, not 38
+# about 0.15 s a run of rounds, 1.5 s for all 10, and a run worth 38 repeats on seeds 1-3;
+# at 100,000 steps, on one of those seeds, a run worth 42
 ROUND_CHOICES = 12  # runs of rounds judged at most, their first rounds spread evenly (a
 # resolvable design of 160 has 53 rounds: 5 s for all)
 
