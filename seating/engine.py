@@ -1362,6 +1362,8 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 # nobody 2 or more off a fair share: the lock can be no tighter (counts 1
                 # off are ranked below back to back, whose phase would undo their search)
                 break
+            if goal == INDIRECT and s.seg[goal, ACTIVE] > 0 and not search.best_cost[st]:
+                break  # no pair left without a common opponent: the goals below go on
         return done
 
     done = cool(steps, t_start, t_end)

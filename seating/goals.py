@@ -319,6 +319,12 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         elif goal == engine.INDIRECT:
             used[name] = search.improve(goal, moves, deadline, log, spread=1,
                                         stop_above=target - 1)
+            if state.lowest(goal) == 0:
+                # pairs with no common opponent left where the tabu search stalls (135
+                # places at tables of 3 over 10 hanchans: 17 pairs after 1,000 moves, 13
+                # after 30,000): the annealing takes them to none (a tabu search after it
+                # raised nothing there in 6,000 moves)
+                used[name] += engine.anneal_goal(search, goal, steps, deadline, log)
             if state.lowest(goal) == target:
                 # then briefly above the target: slack for the goals below (on large events
                 # the last few pairs could take the whole budget)

@@ -216,3 +216,40 @@ def test_delegations_kept_whole_on_their_wind_patterns_avoid_compatriots(schema)
     faults = sequence_faults(winds, event.days, 4)
     assert not faults["count_bad"].any() and not faults["day_bad"].any()
     assert not faults["consecutive"].any() and not faults["prefix"].any()
+
+
+def test_pairs_the_tabu_search_leaves_without_a_common_opponent_are_annealed_away(schema):
+    """135 places at tables of 3 over 10 hanchans (tests/data/sanma-unlinked-135.yaml): the
+    tabu search of the goals stage leaves pairs that never meet and share no opponent (16
+    were left in the finished plan before); the stage then anneals the common opponents
+    (goals.improve_goals), run here up to that phase. Recounted from the groups: every
+    pair never met has a common opponent, and nobody meets an opponent or a compatriot."""
+    import yaml
+
+    from seating import engine, goals
+    from seating.draft import first_plan, seat_keys
+    from seating.swaps import improve_meetings
+
+    path = Path(__file__).resolve().parent / "data" / "sanma-unlinked-135.yaml"
+    event = load_event(yaml.safe_load(path.read_text()), schema)
+    s = event.search
+    groups, _ = first_plan(event)
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
+                                 300.0, log=lambda line: None)
+    active = np.zeros(engine.NGOALS, dtype=bool)
+    active[[engine.REPEATS, engine.COMPATRIOTS, engine.INDIRECT]] = True
+    state = goals.build_state(event, groups, seat_keys(event, groups), active=active)
+    search = engine.Search(state, event.seed + 4, goals.bounds(event, state))
+    for goal in (engine.REPEATS, engine.COMPATRIOTS):
+        search.lock_goal(goal)
+    search.improve(engine.INDIRECT, 1_000, float("inf"), lambda line: None, spread=1,
+                   stop_above=0)
+    assert state.lowest(engine.INDIRECT) == 0  # the stall this is about
+    engine.anneal_goal(search, engine.INDIRECT, s["anneal_steps"], float("inf"),
+                       lambda line: None)
+    meet = meetings(state.plan, event.players)
+    same = event.country_of[:, None] == event.country_of[None, :]
+    assert (meet[same] == 0).all() and meet.max() <= 1
+    never = (meet == 0) & ~np.eye(event.players, dtype=bool)
+    common = (meet > 0).astype(int) @ (meet > 0).astype(int)
+    assert (common[never] > 0).all()
