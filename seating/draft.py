@@ -224,6 +224,7 @@ def rounds_to_keep(plan: np.ndarray, hanchans: int, seed: int) -> np.ndarray:
     the groups leaves (tables.fewest_table_repeats). The first run wins ties. Lifted planes
     of AG(4, 2) over 9 hanchans: the first 9 rounds leave 48 table repeats (the floor is 32),
     rounds 2-10 or 6-10 and 1-4 leave 38, recounted from the whole plan."""
+    from .check import meetings
     from .tables import fewest_table_repeats
 
     R = plan.shape[0]
@@ -231,11 +232,7 @@ def rounds_to_keep(plan: np.ndarray, hanchans: int, seed: int) -> np.ndarray:
     best, keep = None, np.arange(hanchans)
     for start in np.unique(np.arange(ROUND_CHOICES) * R // ROUND_CHOICES):
         rounds = np.sort((start + np.arange(hanchans)) % R)
-        meet = np.zeros((P, P), dtype=np.int64)
-        for tables in plan[rounds]:
-            for table in tables:
-                meet[np.ix_(table, table)] = 1
-        np.fill_diagonal(meet, 0)
+        meet = (meetings(plan[rounds], P) > 0).astype(np.int64)
         common = meet @ meet
         never = (meet == 0) & ~np.eye(P, dtype=bool)
         low = int(common[never].min()) if never.any() else 0
