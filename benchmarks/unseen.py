@@ -1,13 +1,14 @@
 """Events like the default that the planner has never seen: random championship configs.
 
-    .venv/bin/python benchmarks/unseen.py [--seed S] [--events N] [--report PATH]
+    .venv/bin/python benchmarks/unseen.py [--seed S] [--events N] [--table-size K] [--report PATH]
 
-Draws N configs from a seeded generator (100-240 players at tables of 4, delegations of 1 up
-to 8-24 players, 10-16 hanchans over days of at most 4-6, one to three areas cut at random
-table numbers), plans each with seating.core.plan (stages 1-6 in this process) and prints
-every hard rule (benchlib.HARD_RULES) recounted from the seating with seating.check.recount,
-with the main lower figures beside it (countries met beside their target,
-seating.rules.targets; how far the class mix gets off a day's and the event's fair share).
+Draws N configs from a seeded generator (25-60 tables of K players, K = 4 by default: 100-240
+players; delegations of 1 up to 8-24 players, 10-16 hanchans over days of at most 4-6, one to
+three areas cut at random table numbers), plans each with seating.core.plan (stages 1-6 in
+this process) and prints every hard rule (benchlib.HARD_RULES) recounted from the seating
+with seating.check.recount, with the main lower figures beside it (countries met beside
+their target, seating.rules.targets; how far the class mix gets off a day's and the event's
+fair share; pairs with no common opponent, a hard rule, by number).
 The issue asks the hard rules of the default event of "events like it that you have not
 seen"; this is where they are checked.
 """
@@ -24,10 +25,10 @@ import benchlib as bl
 from seating.rules import COUNTRIES, targets
 
 
-def random_config(rng: random.Random, number: int) -> dict:
+def random_config(rng: random.Random, number: int, table_size: int = 4) -> dict:
     """One championship-like config: sizes, days and areas drawn from rng."""
     tables = rng.randint(25, 60)
-    players = 4 * tables
+    players = table_size * tables
     largest = rng.randint(8, 24)
     sizes = []
     left = players
@@ -49,7 +50,7 @@ def random_config(rng: random.Random, number: int) -> dict:
         "event": f"unseen-{number}",
         "hanchans": hanchans,
         "days": days,
-        "table_size": 4,
+        "table_size": table_size,
         "seed": rng.randint(1, 99),
         "countries": dict(zip(codes, sorted(sizes, reverse=True))),
         "areas": {f"Area {i + 1}": n for i, n in enumerate(parts)},
@@ -60,15 +61,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=8, help="seed of the config generator")
     ap.add_argument("--events", type=int, default=10)
+    ap.add_argument("--table-size", type=int, choices=(3, 4), default=4)
     ap.add_argument("--report", help="also write a markdown report to this path")
     args = ap.parse_args()
     rep = bl.Report(f"Unseen events: {args.events} random championship configs "
-                    f"(generator seed {args.seed})", args.report)
+                    f"(generator seed {args.seed}, tables of {args.table_size})", args.report)
     rng = random.Random(args.seed)
     rows = []
     failed: dict[str, int] = {}
     for k in range(args.events):
-        config = random_config(rng, k)
+        config = random_config(rng, k, args.table_size)
         event = bl.event_of(config)
         bl.progress(f"{config['event']}: {event.players} players, {event.hanchans} hanchans ...")
         start = time.perf_counter()
@@ -89,12 +91,14 @@ def main() -> int:
             f"{fig['total_mix_max_excess']} ({fig['total_mix_two_off']})",
             fig["back_to_back_country"],
             f"{fig['consecutive_same_area']} / {fig['consecutive_same_area_bound']}",
+            fig["unlinked_pairs"],
         ])
     rep.table(
         ["event", "players", "hanchans", "days", "delegations", "largest", "areas (tables)",
          "time (s)", "hard rules", "area deviation", "countries min / target",
-         "mix off (counts 2+ off): day / event", "back to back", "same area / bound"],
-        rows, align="lllllllrlrrrrr",
+         "mix off (counts 2+ off): day / event", "back to back", "same area / bound",
+         "unlinked pairs"],
+        rows, align="lllllllrlrrrrrr",
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )
     passed = sum(1 for r in rows if r[8] == "PASS")
