@@ -333,6 +333,12 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         elif goal == engine.COUNTRIES:
             used[name] = search.improve(goal, moves, deadline, log, spread=4,
                                         stop_above=target - 1)
+            if state.lowest(goal) < target:
+                # the tabu search stalls below the target: the annealing, weighing the
+                # worst-off first, takes them further
+                state.seg[goal, engine.ACTIVE] = target
+                state.recount()
+                used[name] += engine.anneal_goal(search, goal, steps, deadline, log)
         else:
             if target is not None:
                 state.seg[goal, engine.ACTIVE] = target

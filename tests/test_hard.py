@@ -253,3 +253,63 @@ def test_pairs_the_tabu_search_leaves_without_a_common_opponent_are_annealed_awa
     never = (meet == 0) & ~np.eye(event.players, dtype=bool)
     common = (meet > 0).astype(int) @ (meet > 0).astype(int)
     assert (common[never] > 0).all()
+
+
+def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
+    """164 places over 10 hanchans (tests/data/countries-164.yaml, an unseen event of
+    benchmarks/unseen.py): the goals stage's tabu search stops with a player meeting 18
+    countries, below the target of 20; the stage then anneals the countries met
+    (goals.improve_goals). Recounted from the groups: the tabu search alone (run here up to
+    that phase) stays below the target; the whole stage from the same groups raises the
+    fewest countries met, with every pair never met linked and nobody meeting an opponent
+    twice or a compatriot."""
+    import yaml
+
+    from seating import engine, goals
+    from seating.draft import first_plan, seat_keys
+    from seating.rules import targets
+    from seating.swaps import improve_meetings
+
+    path = Path(__file__).resolve().parent / "data" / "countries-164.yaml"
+    event = load_event(yaml.safe_load(path.read_text()), schema)
+    s = event.search
+    groups, _ = first_plan(event)
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
+                                 300.0, log=lambda line: None)
+    active = np.zeros(engine.NGOALS, dtype=bool)
+    active[[engine.REPEATS, engine.COMPATRIOTS, engine.INDIRECT]] = True
+    state = goals.build_state(event, groups, seat_keys(event, groups), active=active)
+    search = engine.Search(state, event.seed + 4, goals.bounds(event, state))
+    for goal in (engine.REPEATS, engine.COMPATRIOTS):
+        search.lock_goal(goal)
+    target = targets(event)
+    search.improve(engine.INDIRECT, s["goal_moves"], float("inf"), lambda line: None,
+                   spread=1, stop_above=target[engine.INDIRECT] - 1)
+    assert state.lowest(engine.INDIRECT) >= 1
+    search.lock_goal(engine.INDIRECT, target[engine.INDIRECT])
+    state.active[engine.COUNTRIES] = True
+    state.recount()
+
+    def fewest_countries(plan):
+        meet = meetings(plan, event.players)
+        country = event.country_of
+        met = np.zeros((event.players, country.max() + 1), dtype=bool)
+        for p in range(event.players):
+            met[p, country[meet[p] > 0]] = True
+            met[p, country[p]] = False
+        return int(met.sum(axis=1).min()), meet
+
+    search.improve(engine.COUNTRIES, s["goal_moves"], float("inf"), lambda line: None,
+                   spread=4, stop_above=target[engine.COUNTRIES] - 1)
+    stalled, _ = fewest_countries(state.plan)
+    assert stalled < target[engine.COUNTRIES]  # the stall this is about
+    # the whole stage from the same groups anneals past it
+    final, _, _ = goals.improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
+                                      300.0, log=lambda line: None, steps=s["anneal_steps"])
+    fewest, meet = fewest_countries(final)
+    assert fewest > stalled
+    same = event.country_of[:, None] == event.country_of[None, :]
+    assert (meet[same] == 0).all() and meet.max() <= 1
+    never = (meet == 0) & ~np.eye(event.players, dtype=bool)
+    common = (meet > 0).astype(int) @ (meet > 0).astype(int)
+    assert (common[never] > 0).all()
