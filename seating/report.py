@@ -188,14 +188,16 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             fmt(f"{n}: {v}" for n, v in worst["back_to_back_country"] if v)),
     ]
     if f.get("wind_count_bad") is not None:
+        k = event.table_size  # as many winds as seats (E S W at tables of 3)
+        counts = f"Each wind ⌊h/{k}⌋ or ⌈h/{k}⌉ times" + (", E+S and W+N within 1" if k == 4
+                                                          else "")
         rows += [
-            row("Your starting wind", "Each wind ⌊h/4⌋ or ⌈h/4⌉ times, E+S and W+N within 1",
-                "wind_count_bad", 0, f["wind_count_bad"]),
+            row("Your starting wind", counts, "wind_count_bad", 0, f["wind_count_bad"]),
             row("Your starting wind", "Every day balanced", "day_wind_bad", 0, f["day_wind_bad"]),
             row("Your starting wind", "Not the same wind in consecutive hanchans",
                 "consecutive_same_wind", 0, f["consecutive_same_wind"]),
             row("Your starting wind",
-                "Fair at every cut: counts within 1 after each hanchan not a multiple of 4",
+                f"Fair at every cut: counts within 1 after each hanchan not a multiple of {k}",
                 "prefix_wind_bad", 0, f["prefix_wind_bad"]),
             row("Your starting wind", "Winds spread out (same wind two hanchans apart)",
                 "wind_two_apart", "few", f["wind_two_apart"], "", True),
