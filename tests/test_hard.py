@@ -313,3 +313,34 @@ def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
     never = (meet == 0) & ~np.eye(event.players, dtype=bool)
     common = (meet > 0).astype(int) @ (meet > 0).astype(int)
     assert (common[never] > 0).all()
+
+
+def test_tables_seen_twice_under_the_area_shares_are_numbered_away(schema):
+    """The default event scaled to 100 places (tests/data/scaled-100.yaml: 25 tables in
+    areas of 15, 6 and 4 over 14 hanchans): numbered under the area shares, 3 tables were
+    seen twice and an area was 2.6 off its share. Tables rank above areas, so the tables
+    stage then numbers the tables nearly alone (tables.number_tables, TABLES_ALONE_*).
+    Recounted from the seating: nobody sits at a table twice."""
+    import yaml
+
+    from seating.draft import first_plan, seat_keys
+    from seating.goals import improve_goals
+    from seating.swaps import improve_meetings
+    from seating.tables import number_tables
+    from seating.winds import assign_winds
+
+    path = Path(__file__).resolve().parent / "data" / "scaled-100.yaml"
+    event = load_event(yaml.safe_load(path.read_text()), schema)
+    s = event.search
+    groups, _ = first_plan(event)
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
+                                 300.0, log=lambda line: None)
+    groups, _, _ = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
+                                 300.0, log=lambda line: None, steps=s["anneal_steps"])
+    groups, _ = assign_winds(groups, event.days, event.seed + 5, s["wind_moves"],
+                             repair_steps=s["wind_repair_moves"])
+    seating, summary = number_tables(event, groups)
+    assert summary.get("tables_alone", "").startswith("kept"), summary
+    figures = recount(event, seating)
+    assert figures["table_repeats"] == 0
+    assert figures["repeat_meetings"] == 0 and figures["compatriot_meetings"] == 0
