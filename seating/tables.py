@@ -722,13 +722,15 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                     table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
                 sweep(keep=False)  # the area goals again; table repeats outweigh them all
                 break
-    if keep is None and movable.all() and repeats() > floor:
-        # tables still seen twice above the floor: the area shares held the numbering
-        # there. Tables rank above areas, so number the tables nearly alone first (the event
-        # shares weighed lightly, at temperatures where a table seen twice comes and goes),
-        # then anneal and sweep the area goals without giving up a table; kept if better by
-        # the order of the rules (scaled-100 of benchmarks/scaling.py: 3 tables seen twice
-        # and an area 2.6 off its share before, none and 2.6 after)
+    if keep is None and movable.all() and floor == 0 and repeats() > 0:
+        # tables still seen twice where nobody need see one twice: the area shares held
+        # the numbering there (with more hanchans than tables the first runs above are
+        # already hot; golfers 32 x 9 kept its 38 here, 5 s for nothing). Tables rank above
+        # areas, so number the tables nearly alone first (the event shares weighed lightly,
+        # at temperatures where a table seen twice comes and goes), then anneal and sweep
+        # the area goals without giving up a table; kept if better by the order of the
+        # rules (scaled-100 of benchmarks/scaling.py: 3 tables seen twice and an area 2.6
+        # off its share before, none and 2.6 after)
         alone = assign.copy()
         for h in range(H):
             table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
