@@ -218,19 +218,17 @@ def test_delegations_kept_whole_on_their_wind_patterns_avoid_compatriots(schema)
     assert not faults["consecutive"].any() and not faults["prefix"].any()
 
 
-def test_pairs_the_tabu_search_leaves_without_a_common_opponent_are_annealed_away(schema):
-    """135 places at tables of 3 over 10 hanchans (tests/data/sanma-unlinked-135.yaml): the
-    tabu search of the goals stage leaves pairs that never meet and share no opponent (16
-    were left in the finished plan before); the stage then anneals the common opponents
-    (goals.improve_goals), run here up to that phase. Recounted from the groups: every
-    pair never met has a common opponent, and nobody meets an opponent or a compatriot."""
+def goals_search_from_swaps(schema, name):
+    """The event of tests/data/<name>, its swap stage's groups, and a goals-stage search on
+    them with repeats and compatriots locked and the common opponents counted, as
+    goals.improve_goals starts."""
     import yaml
 
     from seating import engine, goals
     from seating.draft import first_plan, seat_keys
     from seating.swaps import improve_meetings
 
-    path = Path(__file__).resolve().parent / "data" / "sanma-unlinked-135.yaml"
+    path = Path(__file__).resolve().parent / "data" / name
     event = load_event(yaml.safe_load(path.read_text()), schema)
     s = event.search
     groups, _ = first_plan(event)
@@ -242,17 +240,34 @@ def test_pairs_the_tabu_search_leaves_without_a_common_opponent_are_annealed_awa
     search = engine.Search(state, event.seed + 4, goals.bounds(event, state))
     for goal in (engine.REPEATS, engine.COMPATRIOTS):
         search.lock_goal(goal)
-    search.improve(engine.INDIRECT, 1_000, float("inf"), lambda line: None, spread=1,
-                   stop_above=0)
-    assert state.lowest(engine.INDIRECT) == 0  # the stall this is about
-    engine.anneal_goal(search, engine.INDIRECT, s["anneal_steps"], float("inf"),
-                       lambda line: None)
-    meet = meetings(state.plan, event.players)
+    return event, groups, state, search
+
+
+def assert_met_once_and_linked(event, meet):
+    """Nobody meets a compatriot or anyone twice, and every pair never met shares an
+    opponent (recounted from the meeting matrix)."""
     same = event.country_of[:, None] == event.country_of[None, :]
     assert (meet[same] == 0).all() and meet.max() <= 1
     never = (meet == 0) & ~np.eye(event.players, dtype=bool)
     common = (meet > 0).astype(int) @ (meet > 0).astype(int)
     assert (common[never] > 0).all()
+
+
+def test_pairs_the_tabu_search_leaves_without_a_common_opponent_are_annealed_away(schema):
+    """135 places at tables of 3 over 10 hanchans (tests/data/sanma-unlinked-135.yaml): the
+    tabu search of the goals stage leaves pairs that never meet and share no opponent (16
+    were left in the finished plan before); the stage then anneals the common opponents
+    (goals.improve_goals), run here up to that phase. Recounted from the groups: every
+    pair never met has a common opponent, and nobody meets an opponent or a compatriot."""
+    from seating import engine
+
+    event, _, state, search = goals_search_from_swaps(schema, "sanma-unlinked-135.yaml")
+    search.improve(engine.INDIRECT, 1_000, float("inf"), lambda line: None, spread=1,
+                   stop_above=0)
+    assert state.lowest(engine.INDIRECT) == 0  # the stall this is about
+    engine.anneal_goal(search, engine.INDIRECT, event.search["anneal_steps"], float("inf"),
+                       lambda line: None)
+    assert_met_once_and_linked(event, meetings(state.plan, event.players))
 
 
 def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
@@ -263,25 +278,12 @@ def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
     that phase) stays below the target; the whole stage from the same groups raises the
     fewest countries met, with every pair never met linked and nobody meeting an opponent
     twice or a compatriot."""
-    import yaml
-
     from seating import engine, goals
-    from seating.draft import first_plan, seat_keys
+    from seating.draft import seat_keys
     from seating.rules import targets
-    from seating.swaps import improve_meetings
 
-    path = Path(__file__).resolve().parent / "data" / "countries-164.yaml"
-    event = load_event(yaml.safe_load(path.read_text()), schema)
+    event, groups, state, search = goals_search_from_swaps(schema, "countries-164.yaml")
     s = event.search
-    groups, _ = first_plan(event)
-    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
-                                 300.0, log=lambda line: None)
-    active = np.zeros(engine.NGOALS, dtype=bool)
-    active[[engine.REPEATS, engine.COMPATRIOTS, engine.INDIRECT]] = True
-    state = goals.build_state(event, groups, seat_keys(event, groups), active=active)
-    search = engine.Search(state, event.seed + 4, goals.bounds(event, state))
-    for goal in (engine.REPEATS, engine.COMPATRIOTS):
-        search.lock_goal(goal)
     target = targets(event)
     search.improve(engine.INDIRECT, s["goal_moves"], float("inf"), lambda line: None,
                    spread=1, stop_above=target[engine.INDIRECT] - 1)
@@ -308,11 +310,7 @@ def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
                                       300.0, log=lambda line: None, steps=s["anneal_steps"])
     fewest, meet = fewest_countries(final)
     assert fewest > stalled
-    same = event.country_of[:, None] == event.country_of[None, :]
-    assert (meet[same] == 0).all() and meet.max() <= 1
-    never = (meet == 0) & ~np.eye(event.players, dtype=bool)
-    common = (meet > 0).astype(int) @ (meet > 0).astype(int)
-    assert (common[never] > 0).all()
+    assert_met_once_and_linked(event, meet)
 
 
 def test_tables_seen_twice_under_the_area_shares_are_numbered_away(schema):
