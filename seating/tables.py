@@ -76,6 +76,7 @@ TABLES_ALONE_STEPS = 20_000_000  # steps of the numbering of tables nearly alone
 TABLES_ALONE_SHARE = 0.02  # weight there of a count off an event area share (a table seen twice
 # costs 2): scaled-100 of benchmarks/scaling.py none seen twice and an area 2.6 off its share
 # (0: none and 3.4 off; 0.05 as 0.02; 0.1: 1 seen twice)
+TABLES_ALONE_ATTEMPTS = 3  # runs of it (each from the last one's best) while a table is seen twice
 TABLES_ALONE_HEAT = (0.4, 0.3)  # its temperatures: on scaled-100's groups, tables alone, none
 # seen twice on 6 of 6 seeds in 0.2-4.4 s (0.5 to 0.3: 6 of 6 in 1.0-6.0 s; 2.0 to 0.05, as
 # the tables stage's first runs: 2 of 6 in 20 M steps, 1 left on the others)
@@ -732,11 +733,15 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         # rules (scaled-100 of benchmarks/scaling.py: 3 tables seen twice and an area 2.6
         # off its share before, none and 2.6 after)
         alone = assign.copy()
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
-        _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, TABLES_ALONE_STEPS,
-                event.seed + 8, np.array([1.0, TABLES_ALONE_SHARE, 0.0, 0.0]), *TABLES_ALONE_HEAT,
-                prefer, 0.0)
+        for attempt in range(TABLES_ALONE_ATTEMPTS):
+            for h in range(H):
+                table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
+            if attempt and not repeats():
+                break
+            _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of,
+                    TABLES_ALONE_STEPS, event.seed + 8 + 1000 * attempt,
+                    np.array([1.0, TABLES_ALONE_SHARE, 0.0, 0.0]), *TABLES_ALONE_HEAT, prefer,
+                    0.0)
         for h in range(H):
             table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
         _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
