@@ -653,6 +653,11 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     q, r = divmod(H, area_at.shape[1])
     floor = P * (r * (q + 1) * q // 2 + (area_at.shape[1] - r) * q * (q - 1) // 2)
 
+    def seat(a):
+        """table_of from a numbering a (a[h, g]: the table of group g of hanchan h)."""
+        for h in range(H):
+            table_of[plan[h].ravel(), h] = np.repeat(a[h], S)
+
     def repeats():
         """Sum over players and tables of C(visits, 2): table repeats, spread evenly."""
         visits = np.array([np.bincount(row, minlength=area_at.shape[1]) for row in table_of])
@@ -667,8 +672,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     def rank(a):
         """A numbering by the order of the rules: tables seen twice, then the area goals
         (leaves table_of set to it)."""
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(a[h], S)
+        seat(a)
         area = np.take_along_axis(area_at, a, axis=1)  # the area of group g of hanchan h
         return (repeats(), off_share(), *_area_goals(plan, area, day_of, day_share))
 
@@ -680,8 +684,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                     steps if keep is None else 4 * steps, event.seed + 6 + 1000 * attempt,
                     np.array([10.0, 1.0, 0.0, 0.0]) / scale, 2.0, 0.05, prefer,
                     1.0 / scale / STAY_PER_FAULT)
-            for h in range(H):
-                table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+            seat(assign)
             if repeats() <= floor:
                 break
     full = np.array([W_TABLE, W_EVENT, W_DAY, W_NEXT])
@@ -695,8 +698,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     if keep is None and needed:  # re-planning: the exact per-hanchan sweeps weigh staying put
         _anneal(plan, assign, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 7, full, 2 * W_DAY, W_NEXT / 20, prefer, W_STAY)
-    for h in range(H):
-        table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+    seat(assign)
     sweep(keep=False)
     if movable.all():
         # the groups may come numbered so that nobody sees a table twice already (a design
@@ -705,8 +707,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         given_order = np.tile(np.arange(G), (H, 1))
         if rank(given_order) < rank(assign):
             assign[:] = given_order
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+        seat(assign)
     summary = {"exact_renumbering": "not needed"}
     repeated = floor == 0 and repeats() > 0
     if floor == 0 and (repeated or off_share() > 0):
@@ -719,8 +720,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                                                                           area_at)
             if exact is not None:
                 assign[:] = exact
-                for h in range(H):
-                    table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+                seat(assign)
                 sweep(keep=False)  # the area goals again; table repeats outweigh them all
                 break
     if keep is None and movable.all() and floor == 0 and repeats() > 0:
@@ -734,20 +734,17 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         # off its share before, none and 2.6 after)
         alone = assign.copy()
         for attempt in range(TABLES_ALONE_ATTEMPTS):
-            for h in range(H):
-                table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
+            seat(alone)
             if attempt and not repeats():
                 break
             _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of,
                     TABLES_ALONE_STEPS, event.seed + 8 + 1000 * attempt,
                     np.array([1.0, TABLES_ALONE_SHARE, 0.0, 0.0]), *TABLES_ALONE_HEAT, prefer,
                     0.0)
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
+        seat(alone)
         _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 9, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
-        for h in range(H):
-            table_of[plan[h].ravel(), h] = np.repeat(alone[h], S)
+        seat(alone)
         before = assign.copy()
         assign[:] = alone
         sweep(keep=False)
