@@ -1210,8 +1210,10 @@ class Search:
 
     def improve(self, goal: int, moves: int, deadline: float, log, chunk: int = 200,
                 relabels: int = 0, spread: int = 1, weights=None, stop_above=None,
-                stop_at_bounds: bool = False) -> int:
-        """Search one goal for at most `moves` moves or until the deadline; returns moves used."""
+                stop_at_bounds: bool = False, stall: int | None = None) -> int:
+        """Search one goal for at most `moves` moves or until the deadline; returns moves used.
+
+        stall: stop once that many moves in a row have not changed the best figures."""
         s = self.state
         windowed = goal in (INDIRECT, COUNTRIES)
         name = GOAL_NAMES[goal] if goal >= 0 else "+".join(
@@ -1219,6 +1221,7 @@ class Search:
         began = time.monotonic()
         used = 0
         last = None
+        changed_at = 0
         while used < moves:
             if windowed:
                 low = s.lowest(goal)
@@ -1247,6 +1250,10 @@ class Search:
                     took = time.monotonic() - began
                     log(f"  {name}: move {used} ({took:.1f} s): {line}")
                     last = line
+                    changed_at = used
+                elif stall is not None and used - changed_at >= stall:
+                    log(f"  {name}: no change in {used - changed_at} moves, stopped")
+                    moves = used
                 if windowed:
                     # the minimum rose when its bucket emptied: widen the window from there
                     rising = self.best_cost[s.seg[goal, START] + low] == 0

@@ -32,6 +32,10 @@ B2B_COMPATRIOTS = 0.3  # share of back-to-back steps that swap two compatriots o
 B2B_STEPS = 2  # the back-to-back phase anneals this many times anneal_steps: the lowest
 # meeting goal, the one far from its bound. Default event, seeds 1-8 (core plan, means over
 # seeds 3-8): 526 at 1 (4.6 s), 469 at 2 (5.5 s), 427 at 3 (6.6 s)
+COUNTRIES_STALL = 1_000  # the countries tabu search stops after this many moves without a
+# change of its best figures (the annealing after it takes the worst-off further). 177 places
+# at tables of 3 over 10 hanchans (benchmarks/unseen.py --table-size 3, generator seed 21):
+# 6 countries from move 200 on, the other 5,800 moves took 60-80 s
 SLACK_SHARE = 10  # part of the move budget spent on common opponents above their target
 FINER_GOALS = (engine.INDIRECT, engine.COUNTRIES, engine.DAY_MIX, engine.TOTAL_MIX,
                engine.BACK_TO_BACK)
@@ -332,7 +336,7 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                                              spread=1, stop_above=target)
         elif goal == engine.COUNTRIES:
             used[name] = search.improve(goal, moves, deadline, log, spread=4,
-                                        stop_above=target - 1)
+                                        stop_above=target - 1, stall=COUNTRIES_STALL)
             if state.lowest(goal) < target:
                 # the tabu search stalls below the target: the annealing, weighing the
                 # worst-off first, takes them further

@@ -156,6 +156,20 @@ def test_search_keeps_locks():
     assert state.cost[state.seg[engine.COMPATRIOTS, engine.START]] <= compat + 1e-9
 
 
+def test_search_stops_when_its_best_stalls():
+    """With a stall given, the search stops within one chunk of that many moves after its
+    best figures last changed, well short of its move budget."""
+    state, _ = random_state(6, players=48, hanchans=5, countries=12)
+    search = engine.Search(state, 2, np.zeros_like(state.cost))
+    lines = []
+    used = search.improve(engine.BACK_TO_BACK, 1_000_000, float("inf"), lines.append,
+                          stall=600)
+    assert used < 1_000_000
+    assert lines[-1].endswith("stopped")
+    changed = [int(line.split("move ")[1].split()[0]) for line in lines[:-1]]
+    assert 600 <= used - changed[-1] < 600 + 200
+
+
 def test_mix_lock_keeps_counts_two_off_while_some_are_three_off():
     """With counts 3 or more off a fair share left, the lock of a class mix keeps their gap
     beyond 2 and then the number of counts 2 off, as the check ranks plans: a lower goal's
