@@ -1213,7 +1213,8 @@ class Search:
                 stop_at_bounds: bool = False, stall: int | None = None) -> int:
         """Search one goal for at most `moves` moves or until the deadline; returns moves used.
 
-        stall: stop once that many moves in a row have not changed the best figures."""
+        stall: stop once that many moves in a row have not changed the goal's best figures
+        (goal >= 0)."""
         s = self.state
         windowed = goal in (INDIRECT, COUNTRIES)
         name = GOAL_NAMES[goal] if goal >= 0 else "+".join(
@@ -1222,6 +1223,7 @@ class Search:
         used = 0
         last = None
         changed_at = 0
+        best_figures = None
         while used < moves:
             if windowed:
                 low = s.lowest(goal)
@@ -1250,8 +1252,14 @@ class Search:
                     took = time.monotonic() - began
                     log(f"  {name}: move {used} ({took:.1f} s): {line}")
                     last = line
-                    changed_at = used
-                elif stall is not None and used - changed_at >= stall:
+                if stall is not None:
+                    # the goal's whole cost entries, not only what the line shows
+                    figures = self.best_cost[s.seg[goal, START]:s.seg[goal, START]
+                                             + s.seg[goal, ALLOC]]
+                    if best_figures is None or not np.array_equal(figures, best_figures):
+                        best_figures = figures.copy()
+                        changed_at = used
+                if stall is not None and used - changed_at >= stall:
                     log(f"  {name}: no change in {used - changed_at} moves, stopped")
                     moves = used
                 if windowed:
