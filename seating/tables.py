@@ -29,6 +29,11 @@ With the groups and their winds fixed:
    all hanchans are renumbered at once by an integer program (_tables_without_repeats),
    each group in the area chosen in step 1 (for a repeat, if that fails, in the area it
    now sits in), and swept again.
+5. If a table is still seen twice there, the tables are numbered nearly alone (the event
+   shares weighed lightly): annealed, then, while a table is seen twice, a guided local
+   search of per-hanchan Hungarian renumberings (_guided_tables); the areas are then
+   annealed and swept without giving up a table, and the result kept if it is better by
+   the order of the rules.
 
 Area patterns. With small areas, or shares that leave each player two or three count
 patterns, groups built for the winds alone may admit no area choice at all (then it is an
@@ -80,6 +85,9 @@ TABLES_ALONE_ATTEMPTS = 3  # runs of it (each from the last one's best) while a 
 TABLES_ALONE_HEAT = (0.4, 0.3)  # its temperatures: on scaled-100's groups, tables alone, none
 # seen twice on 6 of 6 seeds in 0.2-4.4 s (0.5 to 0.3: 6 of 6 in 1.0-6.0 s; 2.0 to 0.05, as
 # the tables stage's first runs: 2 of 6 in 20 M steps, 1 left on the others)
+GUIDED_WORK = 800_000_000  # budget of the guided renumbering, when the numbering of tables
+# nearly alone leaves a table seen twice: rounds x hanchans x tables^2 x table size (20,000
+# rounds of 16 hanchans at 25 tables, 10-13 s; 1,250 rounds at 100 tables)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -742,6 +750,12 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                     np.array([1.0, TABLES_ALONE_SHARE, 0.0, 0.0]), *TABLES_ALONE_HEAT, prefer,
                     0.0)
         seat(alone)
+        if repeats():
+            guided, left = _guided_tables(plan, alone, mov, event.seed + 10, area_at, share,
+                                          TABLES_ALONE_SHARE)
+            if left < int(np.maximum(_visits(table_of, area_at.shape[1]) - 1, 0).sum()):
+                alone[:] = guided
+            seat(alone)
         _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 9, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
         seat(alone)
@@ -759,6 +773,93 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     for h in range(H):
         seating[h, assign[h]] = plan[h]
     return seating, summary
+
+
+def _visits(table_of, tables):
+    """visits[p, t]: how often player p sits at table t."""
+    return np.stack([np.bincount(row, minlength=tables) for row in table_of])
+
+
+@njit(cache=True)
+def _guided_costs(group, visits, weight, table_of, count, area_of, share, w_area):
+    """cost[g, t] of group g of one hanchan at table t: its players' weighted visits to t in
+    the other hanchans (table_of: each player's table in this hanchan), and w_area for each
+    count outside [floor, ceil] of an area's event share."""
+    G, S = group.shape
+    T = visits.shape[1]
+    A = share.shape[0]
+    cost = np.zeros((G, T))
+    area_cost = np.zeros(A)
+    for g in range(G):
+        for s in range(S):
+            p = group[g, s]
+            a0 = area_of[table_of[p]]
+            for a in range(A):
+                c = 0.0
+                for b in range(A):
+                    n = count[p, b] - (1 if b == a0 else 0) + (1 if b == a else 0)
+                    c += _outside1(n, share[b])
+                area_cost[a] = w_area * c
+            for t in range(T):
+                here = 1 if t == table_of[p] else 0
+                cost[g, t] += weight[p, t] * (visits[p, t] - here) + area_cost[area_of[t]]
+    return cost
+
+
+@njit(cache=True)
+def _renumber(group, old, new, visits, table_of, count, area_of):
+    for g in range(group.shape[0]):
+        for s in range(group.shape[1]):
+            p = group[g, s]
+            visits[p, old[g]] -= 1
+            visits[p, new[g]] += 1
+            count[p, area_of[old[g]]] -= 1
+            count[p, area_of[new[g]]] += 1
+            table_of[p] = new[g]
+
+
+def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
+    """Table numbers with as few tables seen twice as it finds: a guided local search
+    (breakout). Each round renumbers every movable hanchan, in a random order, by the
+    Hungarian method given all the others: a player's visit to a table costs 1 plus the
+    rounds that ended with that player at that table twice, a count outside an area's event
+    share w_area. Returns the best numbering and its table repeats (as
+    check.table_repeats counts them: visits - 1 summed over players and tables).
+
+    Where the annealing nearly alone ends with a table seen twice, this often goes further:
+    big-delegations-100 (tests/data) 11 -> 6, the published cells 52 x 8 3 -> 2 and
+    48 x 8 7 -> 6 (benchmarks/published.py, one place per country)."""
+    from scipy.optimize import linear_sum_assignment
+
+    H, G, S = plan.shape
+    P = int(plan.max()) + 1
+    assign = assign.copy()
+    table_of = np.empty((H, P), dtype=np.int64)
+    for h in range(H):
+        table_of[h, plan[h].ravel()] = np.repeat(assign[h], S)
+    visits = _visits(table_of.T, G).astype(np.int64)
+    count = np.zeros((P, share.shape[0]), dtype=np.int64)
+    for h in range(H):
+        np.add.at(count, (np.arange(P), area_at[h, table_of[h]]), 1)
+    weight = np.ones((P, G))
+    best, best_assign = int(np.maximum(visits - 1, 0).sum()), assign.copy()
+    rng = np.random.default_rng(seed)
+    hanchans = np.nonzero(movable)[0]
+    for _ in range(max(1, GUIDED_WORK // (len(hanchans) * G * G * S))):
+        if best == 0:
+            break
+        for h in rng.permutation(hanchans):
+            rows, cols = linear_sum_assignment(_guided_costs(
+                plan[h], visits, weight, table_of[h], count, area_at[h], share, w_area))
+            new = cols[np.argsort(rows)]
+            _renumber(plan[h], assign[h], new, visits, table_of[h], count, area_at[h])
+            assign[h] = new
+        seen_again = visits > 1
+        left = int((visits - 1)[seen_again].sum())
+        if left < best:
+            best, best_assign = left, assign.copy()
+        weight += seen_again
+    return best_assign, best
 
 
 EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 14's numbering

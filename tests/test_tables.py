@@ -241,3 +241,38 @@ def test_meeting_rules_outrank_area_patterns(schema):
             released.append(seed)
             break
     assert released, "no seed needed the areas released: make the event tighter"
+
+
+def test_guided_renumbering_finds_a_numbering_without_repeats_and_keeps_fixed_hanchans():
+    """28 places at 7 tables over 7 hanchans, grouped cyclically (place (s, i) at group
+    i - s h mod 7): numbered group by group every place of seat 0 sees one table 7 times,
+    yet table = group + 4 h mod 7 repeats none. The guided renumbering must find such a
+    numbering (recounted here from its output), never renumber a fixed hanchan, and report
+    the repeats it leaves as the recount does."""
+    from seating.tables import _guided_tables
+
+    T, S, H = 7, 4, 7
+    rng = np.random.default_rng(5)
+    plan = np.empty((H, T, S), dtype=np.int64)
+    for h in range(H):
+        for s in range(S):
+            for i in range(T):
+                plan[h, (i - s * h) % T, s] = s * T + i
+        plan[h] = plan[h, rng.permutation(T)]  # hide the structure
+    start = np.tile(np.arange(T), (H, 1))
+    movable = np.ones(H, dtype=bool)
+    movable[2] = False
+    area_at = np.zeros((H, T), dtype=np.int64)
+
+    def repeats(assign):
+        table_of = np.empty((S * T, H), dtype=np.int64)
+        for h in range(H):
+            table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
+        visits = np.stack([np.bincount(row, minlength=T) for row in table_of])
+        return int(np.maximum(visits - 1, 0).sum())
+
+    assert repeats(start) > 0
+    found, left = _guided_tables(plan, start, movable, 3, area_at, np.array([float(H)]), 0.0)
+    assert left == repeats(found) == 0
+    assert (np.sort(found, axis=1) == np.arange(T)).all()  # a table for every group
+    assert (found[2] == start[2]).all()
