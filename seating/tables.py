@@ -78,6 +78,8 @@ DAY_STARTS = 2  # (seed 1 of the default event: 3,000 iterations 335 counts off 
 DAY_PATIENCE = 400  # iterations with an event share broken before those weigh twice as much
 TABLES_ALONE_STEPS = 20_000_000  # steps of the numbering of tables nearly alone, when the
 # area shares held tables seen twice
+TABLES_ALONE_STEPS_PER_PLACE = 200_000  # and at most this many per place (small fields: the
+# fuzz test's events of 16-24 places spent 149 s of its 155 in 60 M steps, now 43 s)
 TABLES_ALONE_SHARE = 0.02  # weight there of a count off an event area share (a table seen twice
 # costs 2): scaled-100 of benchmarks/scaling.py none seen twice and an area 2.6 off its share
 # (0: none and 3.4 off; 0.05 as 0.02; 0.1: 1 seen twice)
@@ -85,9 +87,11 @@ TABLES_ALONE_ATTEMPTS = 3  # runs of it (each from the last one's best) while a 
 TABLES_ALONE_HEAT = (0.4, 0.3)  # its temperatures: on scaled-100's groups, tables alone, none
 # seen twice on 6 of 6 seeds in 0.2-4.4 s (0.5 to 0.3: 6 of 6 in 1.0-6.0 s; 2.0 to 0.05, as
 # the tables stage's first runs: 2 of 6 in 20 M steps, 1 left on the others)
-GUIDED_WORK = 800_000_000  # budget of the guided renumbering, when the numbering of tables
-# nearly alone leaves a table seen twice: rounds x hanchans x tables^2 x table size (20,000
-# rounds of 16 hanchans at 25 tables, 10-13 s; 1,250 rounds at 100 tables)
+GUIDED_ROUNDS_PER_PLACE = 200  # budget of the guided renumbering, when the numbering of
+# tables nearly alone leaves a table seen twice: rounds per place (100 places: 20,000 rounds,
+# 7-13 s over 16 hanchans; a round's cost is mostly a fixed 35 us per hanchan below 25 tables)
+GUIDED_WORK = 800_000_000  # and rounds x hanchans x tables^2 x table size at most (1,250
+# rounds of 16 hanchans at 100 tables)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -746,7 +750,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             if attempt and not repeats():
                 break
             _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of,
-                    TABLES_ALONE_STEPS, event.seed + 8 + 1000 * attempt,
+                    min(TABLES_ALONE_STEPS, TABLES_ALONE_STEPS_PER_PLACE * P),
+                    event.seed + 8 + 1000 * attempt,
                     np.array([1.0, TABLES_ALONE_SHARE, 0.0, 0.0]), *TABLES_ALONE_HEAT, prefer,
                     0.0)
         seat(alone)
@@ -827,8 +832,8 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     check.table_repeats counts them: visits - 1 summed over players and tables).
 
     Where the annealing nearly alone ends with a table seen twice, this often goes further:
-    big-delegations-100 (tests/data) 11 -> 6, the published cells 52 x 8 3 -> 2 and
-    48 x 8 7 -> 6 (benchmarks/published.py, one place per country)."""
+    big-delegations-100 (tests/data) 11 -> 6, published cells of one place per country
+    68 x 10 2 -> 0 and 64 x 10 5 -> 3 (benchmarks/results/published-tight-cells.md)."""
     from scipy.optimize import linear_sum_assignment
 
     H, G, S = plan.shape
@@ -845,7 +850,8 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     best, best_assign = int(np.maximum(visits - 1, 0).sum()), assign.copy()
     rng = np.random.default_rng(seed)
     hanchans = np.nonzero(movable)[0]
-    for _ in range(max(1, GUIDED_WORK // (len(hanchans) * G * G * S))):
+    rounds = min(GUIDED_ROUNDS_PER_PLACE * P, GUIDED_WORK // (len(hanchans) * G * G * S))
+    for _ in range(max(1, rounds)):
         if best == 0:
             break
         for h in rng.permutation(hanchans):
