@@ -78,8 +78,9 @@ DAY_STARTS = 2  # (seed 1 of the default event: 3,000 iterations 335 counts off 
 DAY_PATIENCE = 400  # iterations with an event share broken before those weigh twice as much
 TABLES_ALONE_STEPS = 20_000_000  # steps of the numbering of tables nearly alone, when the
 # area shares held tables seen twice
-TABLES_ALONE_STEPS_PER_PLACE = 200_000  # and at most this many per place (small fields: the
-# fuzz test's events of 16-24 places spent 149 s of its 155 in 60 M steps, now 43 s)
+TABLES_ALONE_STEPS_PER_PLACE = 500_000  # and at most this many per place (small fields: the
+# fuzz test's events of 16-24 places spent 149 s of its 155 in 60 M steps; 200,000 a place
+# took 40 x 8's table repeats from 17 to 21)
 TABLES_ALONE_SHARE = 0.02  # weight there of a count off an event area share (a table seen twice
 # costs 2): scaled-100 of benchmarks/scaling.py none seen twice and an area 2.6 off its share
 # (0: none and 3.4 off; 0.05 as 0.02; 0.1: 1 seen twice)
@@ -87,11 +88,10 @@ TABLES_ALONE_ATTEMPTS = 3  # runs of it (each from the last one's best) while a 
 TABLES_ALONE_HEAT = (0.4, 0.3)  # its temperatures: on scaled-100's groups, tables alone, none
 # seen twice on 6 of 6 seeds in 0.2-4.4 s (0.5 to 0.3: 6 of 6 in 1.0-6.0 s; 2.0 to 0.05, as
 # the tables stage's first runs: 2 of 6 in 20 M steps, 1 left on the others)
-GUIDED_ROUNDS_PER_PLACE = 200  # budget of the guided renumbering, when the numbering of
-# tables nearly alone leaves a table seen twice: rounds per place (100 places: 20,000 rounds,
-# 7-13 s over 16 hanchans; a round's cost is mostly a fixed 35 us per hanchan below 25 tables)
-GUIDED_WORK = 800_000_000  # and rounds x hanchans x tables^2 x table size at most (1,250
-# rounds of 16 hanchans at 100 tables)
+GUIDED_ROUNDS = 20_000  # budget of the guided renumbering, when the numbering of tables
+# nearly alone leaves a table seen twice: rounds (16 hanchans at 25 tables: 7-13 s; below 25
+# tables a round costs mostly a fixed 35 us a hanchan), and rounds x hanchans x tables^2 x
+GUIDED_WORK = 800_000_000  # table size at most (1,250 rounds of 16 hanchans at 100 tables)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -850,7 +850,7 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     best, best_assign = int(np.maximum(visits - 1, 0).sum()), assign.copy()
     rng = np.random.default_rng(seed)
     hanchans = np.nonzero(movable)[0]
-    rounds = min(GUIDED_ROUNDS_PER_PLACE * P, GUIDED_WORK // (len(hanchans) * G * G * S))
+    rounds = min(GUIDED_ROUNDS, GUIDED_WORK // (len(hanchans) * G * G * S))
     for _ in range(max(1, rounds)):
         if best == 0:
             break
