@@ -1259,9 +1259,9 @@ class Search:
                     if best_figures is None or not np.array_equal(figures, best_figures):
                         best_figures = figures.copy()
                         changed_at = used
-                if stall is not None and used - changed_at >= stall:
-                    log(f"  {name}: no change in {used - changed_at} moves, stopped")
-                    moves = used
+                    elif used - changed_at >= stall:
+                        log(f"  {name}: no change in {used - changed_at} moves, stopped")
+                        moves = used
                 if windowed:
                     # the minimum rose when its bucket emptied: widen the window from there
                     rising = self.best_cost[s.seg[goal, START] + low] == 0

@@ -672,7 +672,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
 
     def repeats():
         """Sum over players and tables of C(visits, 2): table repeats, spread evenly."""
-        visits = np.array([np.bincount(row, minlength=area_at.shape[1]) for row in table_of])
+        visits = _visits(table_of, area_at.shape[1])
         return int((visits * (visits - 1) // 2).sum())
 
     def off_share():
@@ -842,7 +842,7 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     table_of = np.empty((H, P), dtype=np.int64)
     for h in range(H):
         table_of[h, plan[h].ravel()] = np.repeat(assign[h], S)
-    visits = _visits(table_of.T, G).astype(np.int64)
+    visits = _visits(table_of.T, G)
     count = np.zeros((P, share.shape[0]), dtype=np.int64)
     for h in range(H):
         np.add.at(count, (np.arange(P), area_at[h, table_of[h]]), 1)
@@ -1102,8 +1102,7 @@ def fewest_table_repeats(plan: np.ndarray, steps: int, seed: int) -> int:
             0.0)
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-    visits = np.stack([np.bincount(row, minlength=G) for row in table_of])
-    return int(np.maximum(visits - 1, 0).sum())
+    return int(np.maximum(_visits(table_of, G) - 1, 0).sum())
 
 
 # ----------------------------------------------------------------------------------

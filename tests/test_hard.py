@@ -302,7 +302,8 @@ def test_countries_the_tabu_search_leaves_below_target_are_annealed_up(schema):
         return int(met.sum(axis=1).min()), meet
 
     search.improve(engine.COUNTRIES, s["goal_moves"], float("inf"), lambda line: None,
-                   spread=4, stop_above=target[engine.COUNTRIES] - 1)
+                   spread=4, stop_above=target[engine.COUNTRIES] - 1,
+                   stall=goals.COUNTRIES_STALL)
     stalled, _ = fewest_countries(state.plan)
     assert stalled < target[engine.COUNTRIES]  # the stall this is about
     # the whole stage from the same groups anneals past it
