@@ -92,6 +92,10 @@ GUIDED_ROUNDS = 20_000  # budget of the guided renumbering, when the numbering o
 # nearly alone leaves a table seen twice: rounds (16 hanchans at 25 tables: 7-13 s; below 25
 # tables a round costs mostly a fixed 35 us a hanchan), and rounds x hanchans x tables^2 x
 GUIDED_WORK = 800_000_000  # table size at most (1,250 rounds of 16 hanchans at 100 tables)
+GUIDED_PATIENCE = 1_000  # rounds without a new best before the weights start again from 1
+# (published cells' numberings, 20,000 rounds from one numbering each, 8 seeds: tables seen
+# twice on average 48 x 8 6.4 -> 6.1, 52 x 8 2.5 -> 2.0, 68 x 10 0.75 -> 0.63; 2,000 rounds
+# 6.0, 2.5, 0.38)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
@@ -828,7 +832,8 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     (breakout). Each round renumbers every movable hanchan, in a random order, by the
     Hungarian method given all the others: a player's visit to a table costs 1 plus the
     rounds that ended with that player at that table twice, a count outside an area's event
-    share w_area. Returns the best numbering and its table repeats (as
+    share w_area; after GUIDED_PATIENCE rounds without a new best the weights start again
+    from 1 (the numbering goes on from where it is). Returns the best numbering and its table repeats (as
     check.table_repeats counts them: visits - 1 summed over players and tables).
 
     Where the annealing nearly alone ends with a table seen twice, this often goes further:
@@ -851,7 +856,8 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     rng = np.random.default_rng(seed)
     hanchans = np.nonzero(movable)[0]
     rounds = min(GUIDED_ROUNDS, GUIDED_WORK // (len(hanchans) * G * G * S))
-    for _ in range(max(1, rounds)):
+    last = 0  # the round of the last new best, or of the last fresh start of the weights
+    for r in range(max(1, rounds)):
         if best == 0:
             break
         for h in rng.permutation(hanchans):
@@ -863,8 +869,11 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
         seen_again = visits > 1
         left = int((visits - 1)[seen_again].sum())
         if left < best:
-            best, best_assign = left, assign.copy()
+            best, best_assign, last = left, assign.copy(), r
         weight += seen_again
+        if r - last >= GUIDED_PATIENCE:  # the weights have grown everywhere: start them again
+            weight[:] = 1
+            last = r
     return best_assign, best
 
 
