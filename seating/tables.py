@@ -838,7 +838,7 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
 
     Where the annealing nearly alone ends with a table seen twice, this often goes further:
     big-delegations-100 (tests/data) 11 -> 6, published cells of one place per country
-    68 x 10 2 -> 1 and 64 x 10 5 -> 3 (benchmarks/results/published-tight-cells.md)."""
+    68 x 10 2 -> 0, 52 x 8 4 -> 2 and 64 x 10 5 -> 4 (benchmarks/results/published-tight-cells.md)."""
     from scipy.optimize import linear_sum_assignment
 
     H, G, S = plan.shape
