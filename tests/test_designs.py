@@ -233,6 +233,31 @@ def test_dutch_winds_and_tables():
                            "consecutive_same_wind", "prefix_wind_bad")] == [0] * 5
 
 
+@pytest.mark.parametrize("m, rounds, days, seed", [(25, 7, (4, 3), 3), (45, 9, (5, 4), 1)])
+def test_linked_cycle_links_every_pair_and_keeps_every_wind_rule(m, rounds, days, seed):
+    """Recounted from the plan alone: every round seats everybody, nobody meets anyone
+    twice or a player of their own group, every pair never met has a common opponent, and
+    the winds of one valid sequence keep every wind rule, tables of 3."""
+    shift = designs.linked_shifts(m, rounds, seed)
+    assert shift is not None
+    winds = random_valid_sequence(np.random.default_rng(seed), days, 3)
+    plan = designs.linked_cycle(shift, m, winds=winds)
+    players = 3 * m
+    assert_rounds(plan, players)
+    meet = meetings(plan, players)
+    group = np.arange(players) // m
+    assert (meet <= 1).all() and (meet[group[:, None] == group[None, :]] == 0).all()
+    linked = meet + (meet > 0).astype(np.int64) @ (meet > 0).astype(np.int64)
+    assert (linked[~np.eye(players, dtype=bool)] > 0).all()
+    f = recount(one_each(players, rounds, size=3, days=days), plan)
+    assert [f[k] for k in ("repeat_meetings", "unlinked_pairs", "wind_count_bad",
+                           "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")] == [0] * 6
+
+
+def test_linked_shifts_none_when_rounds_exceed_the_group():
+    assert designs.linked_shifts(5, 6, 0) is None
+
+
 # ---- a design for the championship's draft --------------------------------------------
 
 
