@@ -833,12 +833,14 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     Hungarian method given all the others: a player's visit to a table costs 1 plus the
     rounds that ended with that player at that table twice, a count outside an area's event
     share w_area; after GUIDED_PATIENCE rounds without a new best the weights start again
-    from 1 (the numbering goes on from where it is). Returns the best numbering and its table repeats (as
-    check.table_repeats counts them: visits - 1 summed over players and tables).
+    from 1 (the numbering goes on from where it is). Returns the best numbering and its
+    table repeats (as check.table_repeats counts them: visits - 1 summed over players and
+    tables).
 
     Where the annealing nearly alone ends with a table seen twice, this often goes further:
-    big-delegations-100 (tests/data) 11 -> 6, published cells of one place per country
-    68 x 10 2 -> 0, 52 x 8 4 -> 2 and 64 x 10 5 -> 4 (benchmarks/results/published-tight-cells.md)."""
+    big-delegations-100 (tests/data) 11 -> 4, published cells of one place per country
+    68 x 10 2 -> 0, 52 x 8 4 -> 2 and 64 x 10 5 -> 4
+    (benchmarks/results/published-tight-cells.md)."""
     from scipy.optimize import linear_sum_assignment
 
     H, G, S = plan.shape
