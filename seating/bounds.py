@@ -35,6 +35,17 @@ def indirect_ceiling(event: Event) -> int:
     return min(cap, max(0, (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) // others))
 
 
+def link_capacity(event: Event) -> float:
+    """Most common opponents a pair never met can have on average (by the count of
+    indirect_ceiling; infinite when every pair can meet)."""
+    d = opponents_per_player(event)
+    k = event.table_size
+    others = event.players - 1 - d
+    if others <= 0:
+        return float("inf")
+    return (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) / others
+
+
 def countries_ceiling(event: Event) -> int:
     """Most countries a single player can meet: every other country, at most one per opponent."""
     return min(len(event.countries) - 1, opponents_per_player(event))

@@ -44,7 +44,7 @@ where a list of games is packed into rounds). The constructions, and what each p
   c_r = b_r - a_r), so distinct shifts never repeat a meeting. A pair that does not meet
   shares an opponent when its difference lies in: group A, D(a) or D(b) (D(x) the
   differences x_r - x_s, r != s); group B, D(a) or D(c); group C, D(b) or D(c); A to B,
-  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r}. The shifts are annealed until
+  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r}. The shifts are searched (tabu) until
   every difference is covered: sparse fields then link every pair (177 places over 10
   hanchans: each meets 20 others and an unmet pair has at most 2.3 common opponents on
   average), where the search from a greedy draft kept about 170 pairs unlinked. The Dutch
@@ -186,10 +186,11 @@ def dutch_cycle(players: int, rounds: int | None = None, table_size: int = 4,
 # Linked cycles at tables of 3: shifts searched so that every pair meets or shares an opponent
 # ---------------------------------------------------------------------------------------
 
-LINK_STEPS = 300_000  # annealing steps of one try at the shifts (about 0.5 s at m = 59)
-LINK_TRIES = 80  # tries, seeds seed .. seed + 79; 177 places over 10 hanchans (m = 59): 2 of
-# 40 tries found shifts, 174 places (m = 58) 1 of 80; 135 over 10 (m = 45) 10 of 10
-LINK_HEAT = (1.5, 0.3)  # temperatures of a try (3.0 to 0.2 and 2M steps: 1 of 20 at m = 59)
+LINK_ITERATIONS = 8_000  # tabu iterations of one try at the shifts (about 1 ms each at m = 59)
+LINK_TRIES = 6  # tries, seeds seed .. seed + 5: 177 places over 10 hanchans (m = 59) found
+# shifts in 3 of 6 tries, 174 (m = 58) in 6 of 6 (at 2,000 iterations 5 of 20 and 9 of 20;
+# an annealing of single changes, 300,000 steps a try, 2 of 40 and 1 of 80)
+LINK_TENURE = 10  # iterations a value just left stays tabu for its shift: 10 to 19
 
 
 @njit(cache=True, inline="always")
@@ -265,9 +266,11 @@ def _shift_terms(shift, m, r, sign, cover, used):
 
 
 @njit(cache=True)
-def _link_anneal(m, rounds, steps, seed, hot, cold):
-    """One try: shifts a, b (shift[0], shift[1]) from random distinct values, annealed on
-    the cost of _shift_terms; returns the cost left (0: every pair linked) and the best."""
+def _link_tabu(m, rounds, iterations, seed, tenure):
+    """One try: shifts a, b (shift[0], shift[1]) from random values, then tabu search: each
+    iteration makes the best change of one shift to another value (cost of _shift_terms;
+    ties drawn at random), a value just left tabu for that shift unless the change beats the
+    best. Returns the cost left (0: every pair linked, no repeat) and the best shifts."""
     np.random.seed(seed)
     shift = np.empty((2, rounds), dtype=np.int64)
     shift[0] = np.random.permutation(m)[:rounds]
@@ -275,44 +278,56 @@ def _link_anneal(m, rounds, steps, seed, hot, cold):
     cover = np.zeros((6, m), dtype=np.int64)
     used = np.zeros((3, m), dtype=np.int64)
     cost = 3 * (m - 1) + 6 * m  # nothing covered yet
-    for r in range(rounds):  # add the rounds one by one, each with its terms against the
-        # rounds before it: the same sets as _shift_terms over all rounds
-        sub = shift[:, :r + 1].copy()
-        cost += _shift_terms(sub, m, r, 1, cover, used)
+    for r in range(rounds):  # each round's terms against the rounds before it: in the end
+        # the same sets as _shift_terms over all rounds
+        cost += _shift_terms(shift[:, :r + 1].copy(), m, r, 1, cover, used)
     best, best_shift = cost, shift.copy()
-    for step in range(steps):
+    until = np.zeros((2, rounds, m), dtype=np.int64)
+    for it in range(iterations):
         if best == 0:
             break
-        heat = hot * (cold / hot) ** (step / steps)
-        r = np.random.randint(rounds)
-        w = np.random.randint(2)
-        v = np.random.randint(m)
-        old = shift[w, r]
-        if v == old:
+        pick_d, pick_w, pick_r, pick_v, ties = 1 << 30, -1, -1, -1, 0
+        for w in range(2):
+            for r in range(rounds):
+                old = shift[w, r]
+                out = _shift_terms(shift, m, r, -1, cover, used)
+                for v in range(m):
+                    if v == old:
+                        continue
+                    shift[w, r] = v
+                    d = out + _shift_terms(shift, m, r, 1, cover, used)
+                    _shift_terms(shift, m, r, -1, cover, used)
+                    if until[w, r, v] > it and cost + d >= best:
+                        continue
+                    if d < pick_d:
+                        pick_d, pick_w, pick_r, pick_v, ties = d, w, r, v, 1
+                    elif d == pick_d:
+                        ties += 1
+                        if np.random.randint(ties) == 0:
+                            pick_w, pick_r, pick_v = w, r, v
+                shift[w, r] = old
+                _shift_terms(shift, m, r, 1, cover, used)
+        if pick_w < 0:
             continue
-        delta = _shift_terms(shift, m, r, -1, cover, used)
-        shift[w, r] = v
-        delta += _shift_terms(shift, m, r, 1, cover, used)
-        if delta <= 0 or np.random.random() < np.exp(-delta / heat):
-            cost += delta
-            if cost < best:
-                best = cost
-                best_shift[:] = shift
-        else:
-            _shift_terms(shift, m, r, -1, cover, used)
-            shift[w, r] = old
-            _shift_terms(shift, m, r, 1, cover, used)
+        until[pick_w, pick_r, shift[pick_w, pick_r]] = it + tenure + np.random.randint(tenure)
+        _shift_terms(shift, m, pick_r, -1, cover, used)
+        shift[pick_w, pick_r] = pick_v
+        _shift_terms(shift, m, pick_r, 1, cover, used)
+        cost += pick_d
+        if cost < best:
+            best = cost
+            best_shift[:] = shift
     return best, best_shift
 
 
 def linked_shifts(m: int, rounds: int, seed: int, tries: int = LINK_TRIES,
-                  steps: int = LINK_STEPS) -> np.ndarray | None:
+                  iterations: int = LINK_ITERATIONS) -> np.ndarray | None:
     """Shifts (a, b) of a linked cycle of 3m players over `rounds` rounds (see the module
-    doc), or None when no try finds them. Deterministic: try i anneals from seed + i."""
+    doc), or None when no try finds them. Deterministic: try i searches from seed + i."""
     if m < 2 or rounds < 1 or rounds > m:
         return None
     for i in range(tries):
-        left, shift = _link_anneal(m, rounds, steps, seed + i, *LINK_HEAT)
+        left, shift = _link_tabu(m, rounds, iterations, seed + i, LINK_TENURE)
         if left == 0:
             return shift
     return None

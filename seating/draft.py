@@ -288,6 +288,112 @@ def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table
     return plan, f"{design.name} for hanchans 1-{rounds}, then greedy"
 
 
+LINK_CAPACITY = 3.0  # tables of 3: the draft is a linked cycle (designs.linked_cycle) when a
+# pair never met can have at most this many common opponents on average (bounds.link_capacity).
+# From the greedy draft, 177 and 174 places over 10 hanchans (2.31 and 2.35) kept 198 and 151
+# pairs unlinked, 150 places (2.79) 7; from a linked cycle none, and the fewest countries met
+# 8, 10 and 8 instead of 6, 8 and 7. 135 places over 10 (3.16) are linked from either, with
+# fewest countries met 9 from the greedy draft and 6 from a linked cycle
+PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
+PLACE_COMPATRIOT = 100.0  # weight there of two compatriots meeting (a player one country
+# short of the most it can meet weighs 1, two short 4, ...)
+
+
+@njit(cache=True)
+def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold):
+    """Anneal which country sits at each position of a fixed plan (opponents[u]: the
+    positions u meets): exchanges of two positions' countries, cost PLACE_COMPATRIOT per
+    meeting of compatriots (each counted from both ends) plus (cap - countries met)^2 per
+    position. Changes country in place; returns the compatriot meetings left."""
+    np.random.seed(seed)
+    P, D = opponents.shape
+    met = np.zeros((P, countries), dtype=np.int64)  # met[u, c]: opponents of u from c
+    for u in range(P):
+        for i in range(D):
+            met[u, country[opponents[u, i]]] += 1
+    distinct = np.zeros(P, dtype=np.int64)
+    for u in range(P):
+        for c in range(countries):
+            distinct[u] += met[u, c] > 0
+    for step in range(steps):
+        heat = hot * (cold / hot) ** (step / steps)
+        u = np.random.randint(P)
+        v = np.random.randint(P)
+        cu, cv = country[u], country[v]
+        if cu == cv:
+            continue
+        delta = 0.0
+        for w, old, new in ((u, cu, cv), (v, cv, cu)):
+            delta += PLACE_COMPATRIOT * 2 * (met[w, new] - met[w, old])
+            for i in range(D):
+                x = opponents[w, i]
+                before = (cap - distinct[x]) ** 2
+                met[x, old] -= 1
+                distinct[x] -= met[x, old] == 0
+                distinct[x] += met[x, new] == 0
+                met[x, new] += 1
+                delta += (cap - distinct[x]) ** 2 - before
+            country[w] = new
+        if delta <= 0 or np.random.random() < np.exp(-delta / heat):
+            continue
+        for w, old, new in ((v, cv, cu), (u, cu, cv)):  # undo, in reverse order
+            for i in range(D):
+                x = opponents[w, i]
+                met[x, new] -= 1
+                distinct[x] -= met[x, new] == 0
+                distinct[x] += met[x, old] == 0
+                met[x, old] += 1
+            country[w] = old
+    left = 0
+    for u in range(P):
+        for i in range(D):
+            left += country[opponents[u, i]] == country[u]
+    return left // 2
+
+
+def linked_plan(event) -> tuple[np.ndarray, str] | None:
+    """A first plan from a linked cycle (designs.linked_cycle), for sparse fields at tables
+    of 3 (link_capacity below LINK_CAPACITY, repeat meetings avoidable): every pair meets
+    or has a common opponent, nobody meets anyone twice, and each of the three groups
+    shares one valid wind pattern. The delegations' places are annealed onto the
+    positions (_place_countries: no compatriots meeting, then as many countries met as
+    possible, the worst-off weighing most). None when the field is not sparse, no shifts
+    are found (designs.LINK_TRIES tries) or compatriots would still meet."""
+    from .bounds import link_capacity
+    from .designs import linked_cycle, linked_shifts
+    from .winds import random_valid_sequence
+
+    if event.table_size != 3 or seats_free(event) or link_capacity(event) >= LINK_CAPACITY:
+        return None
+    m = event.players // 3
+    shift = linked_shifts(m, event.hanchans, event.seed)
+    if shift is None:
+        return None
+    winds = random_valid_sequence(np.random.default_rng(event.seed), event.days, 3)
+    if winds is None:
+        return None
+    design = linked_cycle(shift, m, winds=winds)
+    opponents = np.empty((event.players, 2 * event.hanchans), dtype=np.int64)
+    for r, tables in enumerate(design):
+        for seat in range(3):
+            others = [(seat + 1) % 3, (seat + 2) % 3]
+            opponents[tables[:, seat], 2 * r:2 * r + 2] = tables[:, others]
+    # largest delegations first, group by group; then annealed
+    sizes = event.delegation_sizes
+    order = np.argsort(-sizes, kind="stable")
+    country = np.repeat(order, sizes[order]).astype(np.int64)
+    cap = float(min(len(sizes) - 1, 2 * event.hanchans))
+    left = _place_countries(opponents, country, len(sizes), cap,
+                            PLACE_STEPS * event.players, event.seed + 1, 2.0, 0.05)
+    if left:
+        return None
+    place_of = np.empty(event.players, dtype=np.int64)  # the place at each position
+    for c in range(len(sizes)):
+        place_of[country == c] = np.nonzero(event.country_of == c)[0]
+    return (place_of[design],
+            f"linked cycle of three groups of {m} (shifts searched from seed {event.seed})")
+
+
 def cycled_design(country: np.ndarray, hanchans: int, table_size: int,
                   seed: int) -> tuple[np.ndarray, str] | None:
     """For an event longer than repeat-free play allows: a complete design repeated.
@@ -504,6 +610,8 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     made = from_design(country, hanchans, event.days, size, seed) if design else None
     if made is None:
         made = cycled_design(country, hanchans, size, seed)
+    if made is None:
+        made = linked_plan(event)
     if made is not None:
         return made
     if seats_free(event):
