@@ -38,17 +38,20 @@ where a list of games is packed into rounds). The constructions, and what each p
   exactly once (`kirkman`). Resolvable quadruple systems (v, 4, 1) for v = 3q + 1,
   q = 1 (mod 4) a prime power: (v - 1)/3 rounds at tables of 4, every pair exactly once
   (`resolvable_quadruples`).
-* Linked cycles at tables of 3 (`linked_cycle`): P = 3m players in three groups of m, round
-  r seating at table x the places x, m + (x + a_r) mod m and 2m + (x + b_r) mod m. Players
-  of one group never meet; a pair of groups meets in one difference each round (a_r, b_r,
-  c_r = b_r - a_r), so distinct shifts never repeat a meeting. A pair that does not meet
+* Linked cycles (`linked_cycle`): P = km players in k groups of m (tables of k = 3 or 4),
+  round r seating at table x the places x, m + (x + a_r) mod m and 2m + (x + b_r) mod m
+  (and 3m + (x + c_r) mod m at tables of 4). Players of one group never meet; two groups
+  meet in one difference each round, so distinct differences never repeat a meeting. At
+  tables of 3 (c_r = b_r - a_r the difference of groups B and C) a pair that does not meet
   shares an opponent when its difference lies in: group A, D(a) or D(b) (D(x) the
   differences x_r - x_s, r != s); group B, D(a) or D(c); group C, D(b) or D(c); A to B,
-  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r}. The shifts are searched (tabu) until
-  every difference is covered: sparse fields then link every pair (177 places over 10
-  hanchans: each meets 20 others and an unmet pair has at most 2.3 common opponents on
-  average), where the search from a greedy draft kept about 170 pairs unlinked. The Dutch
-  cycle is the case a_r = -r, b_r = -2r (not linked in general).
+  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r} (_group_cost counts the same for
+  any k). The shifts are searched until every difference is covered: sparse fields then
+  link every pair (177 places over 10 hanchans: each meets 20 others and an unmet pair has
+  at most 2.3 common opponents on average), where the search from a greedy draft kept
+  about 170 pairs unlinked; 200 places over 8 hanchans at tables of 4 (2.9; from a greedy
+  draft 249, benchmarks/results/published-grid-h8-h10.md), likewise. The Dutch cycle is
+  the case of shifts -r, -2r, ... (not linked in general).
 * Lists of 3-player games that are not rounds: Steiner triple systems for v = 1, 3 (mod 6)
   (every pair exactly once; Bose, Skolem), and for other v the fewest games in which every
   pair meets (`covering_triples`); `pack_games` seats a list of games in rounds.
@@ -320,31 +323,130 @@ def _link_tabu(m, rounds, iterations, seed, tenure):
     return best, best_shift
 
 
-def linked_shifts(m: int, rounds: int, seed: int, tries: int = LINK_TRIES,
-                  iterations: int = LINK_ITERATIONS) -> np.ndarray | None:
-    """Shifts (a, b) of a linked cycle of 3m players over `rounds` rounds (see the module
-    doc), or None when no try finds them. Deterministic: try i searches from seed + i."""
-    if m < 2 or rounds < 1 or rounds > m:
+@njit(cache=True)
+def _group_cost(shift, m):
+    """The cost of _shift_terms counted from scratch for k groups (shift[i - 1]: the shifts of
+    group i, group 0 unshifted): 100 a repeated meeting difference of two groups, 1 an
+    uncovered difference inside a group, 2 one between two groups. Groups i and j meet in
+    round r at difference e_ij(r) = s_j(r) - s_i(r); a pair of them at difference d shares
+    an opponent of group l when d = e_il(r) - e_jl(t), a pair of group i when d =
+    e_il(r) - e_il(t), r != t."""
+    k = shift.shape[0] + 1
+    R = shift.shape[1]
+    s = np.zeros((k, R), dtype=np.int64)
+    s[1:] = shift
+    mark = np.zeros(m, dtype=np.int64)
+    stamp = 0
+    cost = 0
+    for i in range(k):
+        for j in range(i + 1, k):
+            stamp += 1
+            for r in range(R):
+                d = (s[j, r] - s[i, r]) % m
+                if mark[d] == stamp:
+                    cost += 100
+                mark[d] = stamp
+    for i in range(k):
+        stamp += 1
+        covered = 0
+        for lt in range(k):
+            if lt == i:
+                continue
+            for r in range(R):
+                for t in range(R):
+                    d = ((s[lt, r] - s[i, r]) - (s[lt, t] - s[i, t])) % m
+                    if r != t and mark[d] != stamp:
+                        mark[d] = stamp
+                        covered += d != 0
+        cost += m - 1 - covered
+    for i in range(k):
+        for j in range(i + 1, k):
+            stamp += 1
+            covered = 0
+            for r in range(R):
+                d = (s[j, r] - s[i, r]) % m
+                if mark[d] != stamp:
+                    mark[d] = stamp
+                    covered += 1
+            for lt in range(k):
+                if lt == i or lt == j:
+                    continue
+                for r in range(R):
+                    for t in range(R):
+                        d = ((s[lt, r] - s[i, r]) - (s[lt, t] - s[j, t])) % m
+                        if mark[d] != stamp:
+                            mark[d] = stamp
+                            covered += 1
+            cost += 2 * (m - covered)
+    return cost
+
+
+@njit(cache=True)
+def _group_anneal(k, m, rounds, steps, seed, hot, cold):
+    """One try for k groups (tables of 4): the shifts of groups 1..k-1 annealed on
+    _group_cost, one value changed a step. Returns the cost left and the best shifts."""
+    np.random.seed(seed)
+    shift = np.random.randint(0, m, (k - 1, rounds)).astype(np.int64)
+    cost = _group_cost(shift, m)
+    best, best_shift = cost, shift.copy()
+    for step in range(steps):
+        if best == 0:
+            break
+        heat = hot * (cold / hot) ** (step / steps)
+        i = np.random.randint(k - 1)
+        r = np.random.randint(rounds)
+        old = shift[i, r]
+        shift[i, r] = np.random.randint(m)
+        new = _group_cost(shift, m)
+        if new <= cost or np.random.random() < np.exp((cost - new) / heat):
+            cost = new
+            if cost < best:
+                best = cost
+                best_shift[:] = shift
+        else:
+            shift[i, r] = old
+    return best, best_shift
+
+
+LINK_STEPS_4 = 1_000_000  # steps of one try at tables of 4, where covering is loose: 200
+# places over 8 hanchans (m = 50) found shifts in 6 of 6 tries, 1.1 s in all
+
+
+def linked_shifts(m: int, rounds: int, seed: int, table_size: int = 3,
+                  tries: int = LINK_TRIES) -> np.ndarray | None:
+    """Shifts of a linked cycle of table_size * m players over `rounds` rounds (see the
+    module doc; shift[i - 1, r]: group i's shift in round r), or None when no try finds
+    them. Tables of 3: the tabu search on the counts kept up to date (_link_tabu; the
+    covering is tight there); tables of 4: an annealing on the count from scratch
+    (_group_anneal). Deterministic: try i searches from seed + i."""
+    if m < 2 or rounds < 1 or rounds > m or table_size not in (3, 4):
         return None
     for i in range(tries):
-        left, shift = _link_tabu(m, rounds, iterations, seed + i, LINK_TENURE)
+        if table_size == 3:
+            left, shift = _link_tabu(m, rounds, LINK_ITERATIONS, seed + i, LINK_TENURE)
+        else:
+            left, shift = _group_anneal(4, m, rounds, LINK_STEPS_4, seed + i, 1.5, 0.3)
         if left == 0:
             return shift
     return None
 
 
 def linked_cycle(shift: np.ndarray, m: int, winds=None) -> np.ndarray:
-    """plan[round, table, seat] of the linked cycle with shifts shift = (a, b) (linked_shifts):
-    table x of round r seats x, m + (x + a_r) mod m, 2m + (x + b_r) mod m. Seats: group i
-    sits at wind (winds[r] + i) mod 3, winds one valid 3-player sequence (default r mod 3),
-    so every group's players share one valid wind pattern."""
+    """plan[round, table, seat] of the linked cycle with shifts `shift` (linked_shifts) of
+    k = len(shift) + 1 groups: table x of round r seats x, m + (x + shift[0, r]) mod m,
+    2m + (x + shift[1, r]) mod m, ... Seats: group i sits at wind (winds[r] + i) mod 3 at
+    tables of 3, winds[r] XOR i at tables of 4 (as in dutch_cycle), winds one valid
+    sequence (default r mod k), so every group's players share one valid wind pattern."""
+    k = shift.shape[0] + 1
     rounds = shift.shape[1]
-    base = np.arange(rounds) % 3 if winds is None else np.asarray(winds)
+    base = np.arange(rounds) % k if winds is None else np.asarray(winds)
     x = np.arange(m)
-    plan = np.empty((rounds, m, 3), dtype=np.int64)
+    plan = np.empty((rounds, m, k), dtype=np.int64)
     for r in range(rounds):
-        for i, offset in enumerate((0, shift[0, r], shift[1, r])):
-            plan[r, :, (base[r] + i) % 3] = i * m + (x + offset) % m
+        for i in range(k):
+            offset = 0 if i == 0 else shift[i - 1, r]
+            seat = base[r] ^ i if k == 4 else (base[r] + i) % k
+            plan[r, :, seat] = i * m + (x + offset) % m
     return plan
 
 

@@ -288,15 +288,19 @@ def from_design(country: np.ndarray, hanchans: int, days: tuple[int, ...], table
     return plan, f"{design.name} for hanchans 1-{rounds}, then greedy"
 
 
-LINK_CAPACITY = 3.0  # tables of 3: the draft is a linked cycle (designs.linked_cycle) when a
-# pair never met can have at most this many common opponents on average (bounds.link_capacity).
-# From the greedy draft, 177 and 174 places over 10 hanchans (2.31 and 2.35) kept 198 and 151
-# pairs unlinked, 150 places (2.79) 7; from a linked cycle none, and the fewest countries met
-# 8, 10 and 8 instead of 6, 8 and 7. 135 places over 10 (3.16) are linked from either, with
-# fewest countries met 9 from the greedy draft and 6 from a linked cycle
+LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
+# (designs.linked_cycle) when a pair never met can have at most this many common opponents
+# on average (bounds.link_capacity). Tables of 3: from the greedy draft, 177 and 174 places
+# over 10 hanchans (2.31 and 2.35) kept 198 and 151 pairs unlinked, 150 places (2.79) 7;
+# from a linked cycle none, and the fewest countries met 8, 10 and 8 instead of 6, 8 and 7.
+# 135 places over 10 (3.16) are linked from either, with fewest countries met 9 from the
+# greedy draft and 6 from a linked cycle. Tables of 4, one place per country over 8
+# hanchans (benchmarks/results/published-grid-h8-h10.md): 152 places (3.97) linked from
+# the greedy draft, 156 to 200 (3.85 to 2.88) not (2 to 249 pairs unlinked)
 PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
-PLACE_COMPATRIOT = 100.0  # weight there of two compatriots meeting (a player one country
-# short of the most it can meet weighs 1, two short 4, ...)
+PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player one country
+# short of the most it can meet weighs 1, two short 4, ...): it never trades one for them
+# (at 100, 100 places at tables of 4 over 6 hanchans kept one such meeting)
 
 
 @njit(cache=True)
@@ -352,9 +356,9 @@ def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold)
 
 
 def linked_plan(event) -> tuple[np.ndarray, str] | None:
-    """A first plan from a linked cycle (designs.linked_cycle), for sparse fields at tables
-    of 3 (link_capacity below LINK_CAPACITY, repeat meetings avoidable): every pair meets
-    or has a common opponent, nobody meets anyone twice, and each of the three groups
+    """A first plan from a linked cycle (designs.linked_cycle), for sparse fields
+    (link_capacity below LINK_CAPACITY for the table size, repeat meetings avoidable):
+    every pair meets or has a common opponent, nobody meets anyone twice, and each group
     shares one valid wind pattern. The delegations' places are annealed onto the
     positions (_place_countries: no compatriots meeting, then as many countries met as
     possible, the worst-off weighing most). None when the field is not sparse, no shifts
@@ -363,26 +367,38 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     from .designs import linked_cycle, linked_shifts
     from .winds import random_valid_sequence
 
-    if event.table_size != 3 or seats_free(event) or link_capacity(event) >= LINK_CAPACITY:
+    k = event.table_size
+    if (k not in LINK_CAPACITY or seats_free(event)
+            or link_capacity(event) >= LINK_CAPACITY[k]):
         return None
-    m = event.players // 3
-    shift = linked_shifts(m, event.hanchans, event.seed)
+    m = event.players // k
+    shift = linked_shifts(m, event.hanchans, event.seed, table_size=k)
     if shift is None:
         return None
-    winds = random_valid_sequence(np.random.default_rng(event.seed), event.days, 3)
+    winds = random_valid_sequence(np.random.default_rng(event.seed), event.days, k)
     if winds is None:
         return None
     design = linked_cycle(shift, m, winds=winds)
-    opponents = np.empty((event.players, 2 * event.hanchans), dtype=np.int64)
+    opponents = np.empty((event.players, (k - 1) * event.hanchans), dtype=np.int64)
     for r, tables in enumerate(design):
-        for seat in range(3):
-            others = [(seat + 1) % 3, (seat + 2) % 3]
-            opponents[tables[:, seat], 2 * r:2 * r + 2] = tables[:, others]
-    # largest delegations first, group by group; then annealed
+        for seat in range(k):
+            others = [(seat + j) % k for j in range(1, k)]
+            opponents[tables[:, seat], (k - 1) * r:(k - 1) * (r + 1)] = tables[:, others]
+    # largest delegations first, each into the group with the most room (players of one
+    # group never meet), split over the roomiest groups only when none holds it; annealed
     sizes = event.delegation_sizes
-    order = np.argsort(-sizes, kind="stable")
-    country = np.repeat(order, sizes[order]).astype(np.int64)
-    cap = float(min(len(sizes) - 1, 2 * event.hanchans))
+    room = [m] * k
+    parts = [[] for _ in range(k)]
+    for c in np.argsort(-sizes, kind="stable"):
+        left = int(sizes[c])
+        while left:
+            g = max(range(k), key=lambda g: (room[g], -g))
+            n = min(left, room[g])
+            parts[g] += [c] * n
+            room[g] -= n
+            left -= n
+    country = np.array([c for part in parts for c in part], dtype=np.int64)
+    cap = float(min(len(sizes) - 1, (k - 1) * event.hanchans))
     left = _place_countries(opponents, country, len(sizes), cap,
                             PLACE_STEPS * event.players, event.seed + 1, 2.0, 0.05)
     if left:
@@ -391,7 +407,7 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     for c in range(len(sizes)):
         place_of[country == c] = np.nonzero(event.country_of == c)[0]
     return (place_of[design],
-            f"linked cycle of three groups of {m} (shifts searched from seed {event.seed})")
+            f"linked cycle of {k} groups of {m} (shifts searched from seed {event.seed})")
 
 
 def cycled_design(country: np.ndarray, hanchans: int, table_size: int,

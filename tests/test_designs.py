@@ -233,29 +233,52 @@ def test_dutch_winds_and_tables():
                            "consecutive_same_wind", "prefix_wind_bad")] == [0] * 5
 
 
-@pytest.mark.parametrize("m, rounds, days, seed", [(25, 7, (4, 3), 3), (45, 9, (5, 4), 1)])
-def test_linked_cycle_links_every_pair_and_keeps_every_wind_rule(m, rounds, days, seed):
+@pytest.mark.parametrize("k, m, rounds, days, seed", [
+    (3, 25, 7, (4, 3), 3), (3, 45, 9, (5, 4), 1), (4, 40, 8, (4, 4), 2), (4, 50, 8, (4, 4), 0),
+])
+def test_linked_cycle_links_every_pair_and_keeps_every_wind_rule(k, m, rounds, days, seed):
     """Recounted from the plan alone: every round seats everybody, nobody meets anyone
     twice or a player of their own group, every pair never met has a common opponent, and
-    the winds of one valid sequence keep every wind rule, tables of 3."""
-    shift = designs.linked_shifts(m, rounds, seed)
-    assert shift is not None
-    winds = random_valid_sequence(np.random.default_rng(seed), days, 3)
+    the winds of one valid sequence keep every wind rule, tables of 3 and 4."""
+    shift = designs.linked_shifts(m, rounds, seed, table_size=k)
+    assert shift is not None and shift.shape == (k - 1, rounds)
+    winds = random_valid_sequence(np.random.default_rng(seed), days, k)
     plan = designs.linked_cycle(shift, m, winds=winds)
-    players = 3 * m
+    players = k * m
     assert_rounds(plan, players)
     meet = meetings(plan, players)
     group = np.arange(players) // m
     assert (meet <= 1).all() and (meet[group[:, None] == group[None, :]] == 0).all()
     linked = meet + (meet > 0).astype(np.int64) @ (meet > 0).astype(np.int64)
     assert (linked[~np.eye(players, dtype=bool)] > 0).all()
-    f = recount(one_each(players, rounds, size=3, days=days), plan)
+    f = recount(one_each(players, rounds, size=k, days=days), plan)
     assert [f[k] for k in ("repeat_meetings", "unlinked_pairs", "wind_count_bad",
                            "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")] == [0] * 6
 
 
 def test_linked_shifts_none_when_rounds_exceed_the_group():
     assert designs.linked_shifts(5, 6, 0) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 30), st.integers(1, 8), st.integers(0, 2**31 - 1))
+def test_the_tabu_searchs_running_count_is_the_count_from_scratch(m, rounds, seed):
+    """The cost the tabu search keeps up to date (_shift_terms, round by round) equals
+    _group_cost counted from scratch, for any shifts of three groups, before and after
+    changing one of them."""
+    rng = np.random.default_rng(seed)
+    shift = rng.integers(0, m, (2, rounds))
+    cover = np.zeros((6, m), dtype=np.int64)
+    used = np.zeros((3, m), dtype=np.int64)
+    cost = 3 * (m - 1) + 6 * m
+    for r in range(rounds):
+        cost += designs._shift_terms(shift[:, :r + 1].copy(), m, r, 1, cover, used)
+    assert cost == designs._group_cost(shift, m)
+    w, r, v = rng.integers(2), rng.integers(rounds), rng.integers(m)
+    cost += designs._shift_terms(shift, m, r, -1, cover, used)
+    shift[w, r] = v
+    cost += designs._shift_terms(shift, m, r, 1, cover, used)
+    assert cost == designs._group_cost(shift, m)
 
 
 # ---- a design for the championship's draft --------------------------------------------

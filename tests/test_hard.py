@@ -345,20 +345,26 @@ def test_tables_seen_twice_under_the_area_shares_are_numbered_away(schema):
     assert figures["repeat_meetings"] == 0 and figures["compatriot_meetings"] == 0
 
 
-def test_sparse_fields_at_tables_of_3_start_from_a_linked_cycle(schema):
+@pytest.mark.parametrize("size", [3, 4])
+def test_sparse_fields_start_from_a_linked_cycle(schema, size):
     """75 places at tables of 3 over 7 hanchans: each meets 14 others, so a pair never met
     has at most 2.8 common opponents on average (bounds.link_capacity), below
-    draft.LINK_CAPACITY. The draft is then a linked cycle with the delegations placed on it;
-    recounted from the plan alone: every round seats everybody, nobody meets a compatriot
-    or anyone twice, every pair never met shares an opponent, and every wind rule holds."""
+    draft.LINK_CAPACITY[3]. The draft is then a linked cycle with the delegations placed on
+    it; recounted from the plan alone: every round seats everybody, nobody meets a
+    compatriot or anyone twice, every pair never met shares an opponent, and every wind
+    rule holds. Likewise 100 places at tables of 4 over 6 hanchans (3.3, below 3.9)."""
     from seating.bounds import link_capacity
     from seating.draft import LINK_CAPACITY, first_plan
 
     sizes = [12, 10, 9, 8, 7, 6, 5, 4, 4, 3, 3, 2, 1, 1]
     config = {"event": "sparse-75", "hanchans": 7, "days": [4, 3], "table_size": 3,
               "seed": 5, "countries": {f"C{i:02d}": n for i, n in enumerate(sizes)}}
+    if size == 4:
+        sizes = [16, 14, 12, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]
+        config.update(event="sparse-100", hanchans=6, days=[3, 3], table_size=4,
+                      countries={f"C{i:02d}": n for i, n in enumerate(sizes)})
     event = load_event(config, schema)
-    assert link_capacity(event) < LINK_CAPACITY
+    assert link_capacity(event) < LINK_CAPACITY[size]
     groups, how = first_plan(event)
     assert how.startswith("linked cycle")
     for h in range(event.hanchans):
