@@ -368,8 +368,9 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     from .winds import random_valid_sequence
 
     k = event.table_size
+    # below 1 common opponent on average some unmet pair has none: no linked plan exists
     if (k not in LINK_CAPACITY or seats_free(event)
-            or link_capacity(event) >= LINK_CAPACITY[k]):
+            or not 1 <= link_capacity(event) < LINK_CAPACITY[k]):
         return None
     m = event.players // k
     shift = linked_shifts(m, event.hanchans, event.seed, table_size=k)
