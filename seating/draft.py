@@ -297,6 +297,9 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 # greedy draft and 6 from a linked cycle. Tables of 4, one place per country over 8
 # hanchans (benchmarks/results/published-grid-h8-h10.md): 152 places (3.97) linked from
 # the greedy draft, 156 to 200 (3.85 to 2.88) not (2 to 249 pairs unlinked)
+LINK_WORK = 6_000  # the shifts are searched only up to tables x hanchans^2 of this: the
+# largest measured, 177 places over 10 hanchans (59 x 100), takes about 8 s a try; 600 places
+# over 14 hanchans (150 x 196, 2.94 common opponents) found none in 6 tries in 254 s
 PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
 PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player one country
 # short of the most it can meet weighs 1, two short 4, ...): it never trades one for them
@@ -361,8 +364,9 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     every pair meets or has a common opponent, nobody meets anyone twice, and each group
     shares one valid wind pattern. The delegations' places are annealed onto the
     positions (_place_countries: no compatriots meeting, then as many countries met as
-    possible, the worst-off weighing most). None when the field is not sparse, no shifts
-    are found (designs.LINK_TRIES tries) or compatriots would still meet."""
+    possible, the worst-off weighing most). None when the field is not sparse or too
+    large for the search (LINK_WORK), no shifts are found (designs.LINK_TRIES tries) or
+    compatriots would still meet."""
     from .bounds import link_capacity
     from .designs import linked_cycle, linked_shifts
     from .winds import random_valid_sequence
@@ -373,6 +377,8 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
             or not 1 <= link_capacity(event) < LINK_CAPACITY[k]):
         return None
     m = event.players // k
+    if m * event.hanchans ** 2 > LINK_WORK:
+        return None
     shift = linked_shifts(m, event.hanchans, event.seed, table_size=k)
     if shift is None:
         return None

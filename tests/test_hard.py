@@ -374,3 +374,22 @@ def test_sparse_fields_start_from_a_linked_cycle(schema, size):
     assert [f[k] for k in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs",
                            "wind_count_bad", "day_wind_bad", "consecutive_same_wind",
                            "prefix_wind_bad")] == [0] * 7
+
+
+def test_fields_too_large_for_the_shifts_search_keep_the_greedy_draft(schema, monkeypatch):
+    """600 places at tables of 4 over 14 hanchans are sparse (2.94 common opponents at
+    most on average) but 150 x 14^2 is above draft.LINK_WORK: the shifts are not searched
+    (the search found none there in 254 s) and no linked cycle is drafted."""
+    from seating import designs
+    from seating.bounds import link_capacity
+    from seating.draft import LINK_CAPACITY, linked_plan
+
+    def searched(*args, **kwargs):
+        raise AssertionError("the shifts were searched")
+
+    monkeypatch.setattr(designs, "linked_shifts", searched)
+    config = {"event": "wide-600", "hanchans": 14, "days": [5, 5, 4], "table_size": 4,
+              "seed": 1, "countries": {f"C{i:03d}": 1 for i in range(600)}}
+    event = load_event(config, schema)
+    assert link_capacity(event) < LINK_CAPACITY[4]
+    assert linked_plan(event) is None
