@@ -6,11 +6,12 @@ places that none of them has met (compatriots count as met, as stage 1 says). Ev
 seats one place of each planned wind (the seat key), so the winds of stage 5 are sure to
 exist. Pairs that must meet again are taken only when no fresh pair is left; stage 3
 removes them. `first_plan` chooses the draft: a design when asked (search.design_start), a
-complete design repeated, or this greedy draft, with seats free when repeat meetings are
-unavoidable (`seats_free`). When the event has several areas and no area search finds
-areas for the greedy draft's groups (tables.areas_fit), the draft is made again over area
-patterns (tables.area_patterns): every table of an area is filled from the places that
-pattern puts in that area in that hanchan.
+complete design repeated, a linked cycle for sparse fields (`linked_plan`), or this greedy
+draft, with seats free when repeat meetings are unavoidable (`seats_free`). When the event
+has several areas and no area search finds areas for the greedy draft's groups
+(tables.areas_fit), the draft is made again over area patterns (tables.area_patterns):
+every table of an area is filled from the places that pattern puts in that area in that
+hanchan.
 """
 
 from __future__ import annotations
@@ -292,7 +293,8 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 # (designs.linked_cycle) when a pair never met can have at most this many common opponents
 # on average (bounds.link_capacity). Tables of 3: from the greedy draft, 177 and 174 places
 # over 10 hanchans (2.31 and 2.35) kept 198 and 151 pairs unlinked, 150 places (2.79) 7;
-# from a linked cycle none, and the fewest countries met 8, 10 and 8 instead of 6, 8 and 7.
+# from a linked cycle none, and the fewest countries met 7 and 10 instead of 6 and 8
+# (benchmarks/results/unseen-sanma-seed21.md), 8 instead of 7 on the 150 (at 33d1f55).
 # 135 places over 10 (3.16) are linked from either, with fewest countries met 9 from the
 # greedy draft and 6 from a linked cycle. Tables of 4, one place per country over 8
 # hanchans (benchmarks/results/published-grid-h8-h10.md): 152 places (3.97) linked from
@@ -619,8 +621,9 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     design: from a combinatorial design when one fits (from_design, the design run of
     search.design_start); likewise, unasked, when design_fits. Else a complete design
     repeated when the event is longer than repeat-free play allows and that gives the best
-    spread (cycled_design). Else the greedy draft, over valid wind patterns, or with free
-    seats (seats_free).
+    spread (cycled_design). Else, when the field is sparse (few common opponents possible
+    for a pair never met), a linked cycle (linked_plan). Else the greedy draft, over valid
+    wind patterns, or with free seats (seats_free).
     """
     from .tables import area_patterns, areas_fit
     from .winds import choose_patterns
