@@ -186,7 +186,7 @@ def dutch_cycle(players: int, rounds: int | None = None, table_size: int = 4,
 
 
 # ---------------------------------------------------------------------------------------
-# Linked cycles at tables of 3: shifts searched so that every pair meets or shares an opponent
+# Linked cycles: shifts searched so that every pair meets or shares an opponent
 # ---------------------------------------------------------------------------------------
 
 LINK_ITERATIONS = 8_000  # tabu iterations of one try at the shifts (about 1 ms each at m = 59)
