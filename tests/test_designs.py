@@ -252,8 +252,9 @@ def test_linked_cycle_links_every_pair_and_keeps_every_wind_rule(k, m, rounds, d
     linked = meet + (meet > 0).astype(np.int64) @ (meet > 0).astype(np.int64)
     assert (linked[~np.eye(players, dtype=bool)] > 0).all()
     f = recount(one_each(players, rounds, size=k, days=days), plan)
-    assert [f[k] for k in ("repeat_meetings", "unlinked_pairs", "wind_count_bad",
-                           "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")] == [0] * 6
+    assert [f[key] for key in ("repeat_meetings", "unlinked_pairs", "wind_count_bad",
+                               "day_wind_bad", "consecutive_same_wind",
+                               "prefix_wind_bad")] == [0] * 6
 
 
 def test_linked_shifts_none_when_rounds_exceed_the_group():
