@@ -6,6 +6,8 @@ each figure). Every function here depends on the event alone, never on a plan.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .countries import compatriot_floor, size_classes
@@ -27,12 +29,10 @@ def indirect_ceiling(event: Event) -> int:
     D(D-1) - h(k-1)(k-2). The minimum is at most the mean over the P-1-D non-opponents.
     """
     d = opponents_per_player(event)
-    k = event.table_size
     cap = max(0, min(d, event.players - 2))
-    others = event.players - 1 - d
-    if others <= 0:
+    if event.players - 1 - d <= 0:
         return cap  # only repeats leave pairs unmet
-    return min(cap, max(0, (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) // others))
+    return min(cap, max(0, math.floor(link_capacity(event))))
 
 
 def link_capacity(event: Event) -> float:

@@ -308,6 +308,23 @@ PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player
 # (at 100, 100 places at tables of 4 over 6 hanchans kept one such meeting)
 
 
+@njit(cache=True, inline="always")
+def _move_country(opponents, met, distinct, country, w, old, new, cap):
+    """Position w changes from country old to new: its opponents' counts follow. Returns
+    the change of the sum of (cap - countries met)^2 over those opponents."""
+    delta = 0.0
+    for i in range(opponents.shape[1]):
+        x = opponents[w, i]
+        before = (cap - distinct[x]) ** 2
+        met[x, old] -= 1
+        distinct[x] -= met[x, old] == 0
+        distinct[x] += met[x, new] == 0
+        met[x, new] += 1
+        delta += (cap - distinct[x]) ** 2 - before
+    country[w] = new
+    return delta
+
+
 @njit(cache=True)
 def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold):
     """Anneal which country sits at each position of a fixed plan (opponents[u]: the
@@ -334,25 +351,11 @@ def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold)
         delta = 0.0
         for w, old, new in ((u, cu, cv), (v, cv, cu)):
             delta += PLACE_COMPATRIOT * 2 * (met[w, new] - met[w, old])
-            for i in range(D):
-                x = opponents[w, i]
-                before = (cap - distinct[x]) ** 2
-                met[x, old] -= 1
-                distinct[x] -= met[x, old] == 0
-                distinct[x] += met[x, new] == 0
-                met[x, new] += 1
-                delta += (cap - distinct[x]) ** 2 - before
-            country[w] = new
+            delta += _move_country(opponents, met, distinct, country, w, old, new, cap)
         if delta <= 0 or np.random.random() < np.exp(-delta / heat):
             continue
-        for w, old, new in ((v, cv, cu), (u, cu, cv)):  # undo, in reverse order
-            for i in range(D):
-                x = opponents[w, i]
-                met[x, new] -= 1
-                distinct[x] -= met[x, new] == 0
-                distinct[x] += met[x, old] == 0
-                met[x, old] += 1
-            country[w] = old
+        _move_country(opponents, met, distinct, country, v, cu, cv, cap)  # undo, in reverse
+        _move_country(opponents, met, distinct, country, u, cv, cu, cap)
     left = 0
     for u in range(P):
         for i in range(D):
@@ -370,6 +373,7 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     large for the search (LINK_WORK), no shifts are found (designs.LINK_TRIES tries) or
     compatriots would still meet."""
     from .bounds import link_capacity
+    from .check import opponents_by_hanchan
     from .designs import linked_cycle, linked_shifts
     from .winds import random_valid_sequence
 
@@ -388,11 +392,8 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     if winds is None:
         return None
     design = linked_cycle(shift, m, winds=winds)
-    opponents = np.empty((event.players, (k - 1) * event.hanchans), dtype=np.int64)
-    for r, tables in enumerate(design):
-        for seat in range(k):
-            others = [(seat + j) % k for j in range(1, k)]
-            opponents[tables[:, seat], (k - 1) * r:(k - 1) * (r + 1)] = tables[:, others]
+    opponents = np.array([np.concatenate(row)
+                          for row in opponents_by_hanchan(design, event.players)])
     # largest delegations first, each into the group with the most room (players of one
     # group never meet), split over the roomiest groups only when none holds it; annealed
     sizes = event.delegation_sizes

@@ -762,7 +762,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         if repeats():
             guided, left = _guided_tables(plan, alone, mov, event.seed + 10, area_at, share,
                                           TABLES_ALONE_SHARE)
-            if left < int(np.maximum(_visits(table_of, area_at.shape[1]) - 1, 0).sum()):
+            if left < _seen_again(_visits(table_of, area_at.shape[1])):
                 alone[:] = guided
             seat(alone)
         _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
@@ -787,6 +787,12 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
 def _visits(table_of, tables):
     """visits[p, t]: how often player p sits at table t."""
     return np.stack([np.bincount(row, minlength=tables) for row in table_of])
+
+
+def _seen_again(visits):
+    """Table repeats as check.table_repeats counts them: visits - 1 summed over players and
+    the tables they sit at."""
+    return int(np.maximum(visits - 1, 0).sum())
 
 
 @njit(cache=True)
@@ -834,8 +840,7 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     rounds that ended with that player at that table twice, a count outside an area's event
     share w_area; after GUIDED_PATIENCE rounds without a new best the weights start again
     from 1 (the numbering goes on from where it is). Returns the best numbering and its
-    table repeats (as check.table_repeats counts them: visits - 1 summed over players and
-    tables).
+    table repeats (_seen_again).
 
     Where the annealing nearly alone ends with a table seen twice, this often goes further:
     big-delegations-100 (tests/data) 11 -> 4, published cells of one place per country
@@ -854,7 +859,7 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
     for h in range(H):
         np.add.at(count, (np.arange(P), area_at[h, table_of[h]]), 1)
     weight = np.ones((P, G))
-    best, best_assign = int(np.maximum(visits - 1, 0).sum()), assign.copy()
+    best, best_assign = _seen_again(visits), assign.copy()
     rng = np.random.default_rng(seed)
     hanchans = np.nonzero(movable)[0]
     rounds = min(GUIDED_ROUNDS, GUIDED_WORK // (len(hanchans) * G * G * S))
@@ -868,11 +873,10 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area):
             new = cols[np.argsort(rows)]
             _renumber(plan[h], assign[h], new, visits, table_of[h], count, area_at[h])
             assign[h] = new
-        seen_again = visits > 1
-        left = int((visits - 1)[seen_again].sum())
+        left = _seen_again(visits)
         if left < best:
             best, best_assign, last = left, assign.copy(), r
-        weight += seen_again
+        weight += visits > 1
         if r - last >= GUIDED_PATIENCE:  # the weights have grown everywhere: start them again
             weight[:] = 1
             last = r
@@ -1113,7 +1117,7 @@ def fewest_table_repeats(plan: np.ndarray, steps: int, seed: int) -> int:
             0.0)
     for h in range(H):
         table_of[plan[h].ravel(), h] = np.repeat(assign[h], S)
-    return int(np.maximum(_visits(table_of, G) - 1, 0).sum())
+    return _seen_again(_visits(table_of, G))
 
 
 # ----------------------------------------------------------------------------------
