@@ -304,42 +304,98 @@ LINK_WORK = 6_000  # the shifts are searched only up to tables x hanchans^2 of t
 # over 14 hanchans (150 x 196, 2.94 common opponents) found none in 6 tries in 254 s
 PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
 PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player one country
-# short of the most it can meet weighs 1, two short 4, ...): it never trades one for them
+# short of the goal's target weighs 1, two short 4, ...): it never trades one for them
 # (at 100, 100 places at tables of 4 over 6 hanchans kept one such meeting)
+PLACE_GUARD = 100.0  # weight, in the placement's second annealing (the class mix), of a
+# position meeting a country fewer than the fewest the first left (the mix weighs 1 a
+# squared count off its fair share). 174, 177 and 150 places at tables of 3 (capacity 2.35,
+# 2.31, 2.79), first plans: fewest countries met 12, 9, 9 after the first annealing (on
+# (cap - met)^2 above the goal's target: 10, 7, 8), kept; class counts 2+ off (day / event)
+# 128/110, 142/148, 160/131 with no mix term -> 56/62, 58/70, 51/65; at weight 3: 11, 9, 9
 
 
 @njit(cache=True, inline="always")
-def _move_country(opponents, met, distinct, country, w, old, new, cap):
+def _off(count, target):
+    """How far a count lies outside the whole numbers next to its fair share, squared."""
+    e = max(count - np.ceil(target), np.floor(target) - count, 0.0)
+    return e * e
+
+
+@njit(cache=True, inline="always")
+def _own_mix(u, c, mix_day, mix_total, share_day, share_total):
+    """Position u's class-mix cost were it of country c (its fair shares are c's)."""
+    cost = 0.0
+    for d in range(mix_day.shape[1]):
+        for j in range(3):
+            cost += _off(mix_day[u, d, j], share_day[c, d, j])
+    for j in range(3):
+        cost += _off(mix_total[u, j], share_total[c, j])
+    return cost
+
+
+@njit(cache=True, inline="always")
+def _move_country(opponents, met, distinct, country, w, old, new, cap, col_day, cls,
+                  mix_day, mix_total, share_day, share_total, countries_weight, mix_weight):
     """Position w changes from country old to new: its opponents' counts follow. Returns
-    the change of the sum of (cap - countries met)^2 over those opponents."""
+    the change of the cost: (cap - countries met)^2 where below cap, and mix_weight times
+    the squared distances of the class counts from their fair shares (per day and over
+    the event; w's own shares change with its country)."""
     delta = 0.0
+    co, cn = cls[old], cls[new]
     for i in range(opponents.shape[1]):
         x = opponents[w, i]
-        before = (cap - distinct[x]) ** 2
+        before = max(cap - distinct[x], 0.0) ** 2
         met[x, old] -= 1
         distinct[x] -= met[x, old] == 0
         distinct[x] += met[x, new] == 0
         met[x, new] += 1
-        delta += (cap - distinct[x]) ** 2 - before
+        delta += countries_weight * (max(cap - distinct[x], 0.0) ** 2 - before)
+        if co != cn:
+            d, cx = col_day[i], country[x]
+            before = (_off(mix_day[x, d, co], share_day[cx, d, co])
+                      + _off(mix_day[x, d, cn], share_day[cx, d, cn])
+                      + _off(mix_total[x, co], share_total[cx, co])
+                      + _off(mix_total[x, cn], share_total[cx, cn]))
+            mix_day[x, d, co] -= 1
+            mix_day[x, d, cn] += 1
+            mix_total[x, co] -= 1
+            mix_total[x, cn] += 1
+            after = (_off(mix_day[x, d, co], share_day[cx, d, co])
+                     + _off(mix_day[x, d, cn], share_day[cx, d, cn])
+                     + _off(mix_total[x, co], share_total[cx, co])
+                     + _off(mix_total[x, cn], share_total[cx, cn]))
+            delta += mix_weight * (after - before)
+    delta += mix_weight * (_own_mix(w, new, mix_day, mix_total, share_day, share_total)
+                           - _own_mix(w, old, mix_day, mix_total, share_day, share_total))
     country[w] = new
     return delta
 
 
 @njit(cache=True)
-def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold):
+def _place_countries(opponents, col_day, country, cls, share_day, share_total, cap,
+                     countries_weight, mix_weight, steps, seed, hot, cold):
     """Anneal which country sits at each position of a fixed plan (opponents[u]: the
-    positions u meets): exchanges of two positions' countries, cost PLACE_COMPATRIOT per
-    meeting of compatriots (each counted from both ends) plus (cap - countries met)^2 per
-    position. Changes country in place; returns the compatriot meetings left."""
+    positions u meets, column i in day col_day[i]): exchanges of two positions' countries,
+    cost PLACE_COMPATRIOT per meeting of compatriots (each counted from both ends), then
+    per position (cap - countries met)^2 where below cap and mix_weight times the squared
+    distances of its opponents' size-class counts (cls: each country's class) from its
+    fair shares (share_day[c, d], share_total[c]: a place of country c's). Changes country
+    in place; returns the compatriot meetings left."""
     np.random.seed(seed)
     P, D = opponents.shape
-    met = np.zeros((P, countries), dtype=np.int64)  # met[u, c]: opponents of u from c
+    C = cls.shape[0]
+    met = np.zeros((P, C), dtype=np.int64)  # met[u, c]: opponents of u from c
+    mix_day = np.zeros((P, share_day.shape[1], 3), dtype=np.int64)
+    mix_total = np.zeros((P, 3), dtype=np.int64)
     for u in range(P):
         for i in range(D):
-            met[u, country[opponents[u, i]]] += 1
+            c = country[opponents[u, i]]
+            met[u, c] += 1
+            mix_day[u, col_day[i], cls[c]] += 1
+            mix_total[u, cls[c]] += 1
     distinct = np.zeros(P, dtype=np.int64)
     for u in range(P):
-        for c in range(countries):
+        for c in range(C):
             distinct[u] += met[u, c] > 0
     for step in range(steps):
         heat = hot * (cold / hot) ** (step / steps)
@@ -351,11 +407,16 @@ def _place_countries(opponents, country, countries, cap, steps, seed, hot, cold)
         delta = 0.0
         for w, old, new in ((u, cu, cv), (v, cv, cu)):
             delta += PLACE_COMPATRIOT * 2 * (met[w, new] - met[w, old])
-            delta += _move_country(opponents, met, distinct, country, w, old, new, cap)
+            delta += _move_country(opponents, met, distinct, country, w, old, new, cap,
+                                   col_day, cls, mix_day, mix_total, share_day, share_total,
+                                   countries_weight, mix_weight)
         if delta <= 0 or np.random.random() < np.exp(-delta / heat):
             continue
-        _move_country(opponents, met, distinct, country, v, cu, cv, cap)  # undo, in reverse
-        _move_country(opponents, met, distinct, country, u, cv, cu, cap)
+        # undo, in reverse
+        _move_country(opponents, met, distinct, country, v, cu, cv, cap, col_day, cls,
+                      mix_day, mix_total, share_day, share_total, countries_weight, mix_weight)
+        _move_country(opponents, met, distinct, country, u, cv, cu, cap, col_day, cls,
+                      mix_day, mix_total, share_day, share_total, countries_weight, mix_weight)
     left = 0
     for u in range(P):
         for i in range(D):
@@ -369,12 +430,16 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     every pair meets or has a common opponent, nobody meets anyone twice, and each group
     shares one valid wind pattern. The delegations' places are annealed onto the
     positions (_place_countries: no compatriots meeting, then as many countries met as
-    possible, the worst-off weighing most). None when the field is not sparse or too
+    the goal's target asks, the worst-off weighing most, then the size-class mix with no
+    one falling below the fewest countries met). None when the field is not sparse or too
     large for the search (LINK_WORK), no shifts are found (designs.LINK_TRIES tries) or
     compatriots would still meet."""
-    from .bounds import link_capacity
+    from .bounds import link_capacity, mix_targets
     from .check import opponents_by_hanchan
+    from .countries import size_classes
     from .designs import linked_cycle, linked_shifts
+    from .engine import COUNTRIES
+    from .rules import targets
     from .winds import random_valid_sequence
 
     k = event.table_size
@@ -408,9 +473,19 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
             room[g] -= n
             left -= n
     country = np.array([c for part in parts for c in part], dtype=np.int64)
-    cap = float(min(len(sizes) - 1, (k - 1) * event.hanchans))
-    left = _place_countries(opponents, country, len(sizes), cap,
-                            PLACE_STEPS * event.players, event.seed + 1, 2.0, 0.05)
+    col_day = np.repeat(event.day_of, k - 1).astype(np.int64)  # the day of each column
+    first = [int(np.flatnonzero(event.country_of == c)[0]) for c in range(len(sizes))]
+    share_day, share_total = mix_targets(event)
+    cap = float(targets(event)[COUNTRIES])
+    args = (opponents, col_day, country, size_classes(sizes).astype(np.int64),
+            share_day[first].copy(), share_total[first].copy())
+    # first the countries met (below the goal's target), then the class mix, no position
+    # falling below the fewest countries met that the first left
+    steps = PLACE_STEPS * event.players
+    _place_countries(*args, cap, 1.0, 0.0, steps, event.seed + 1, 2.0, 0.05)
+    fewest = min(len(set(row)) for row in country[opponents].tolist())
+    left = _place_countries(*args, float(fewest), PLACE_GUARD, 1.0, steps, event.seed + 2,
+                            2.0, 0.05)
     if left:
         return None
     place_of = np.empty(event.players, dtype=np.int64)  # the place at each position

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seating.check import meetings, recount
 from seating.core import plan
@@ -393,3 +395,69 @@ def test_fields_too_large_for_the_shifts_search_keep_the_greedy_draft(schema, mo
     event = load_event(config, schema)
     assert link_capacity(event) < LINK_CAPACITY[4]
     assert linked_plan(event) is None
+
+
+def placement_cost(opponents, col_day, country, cls, share_day, share_total, cap, cw, mw):
+    """The linked placement's cost from scratch (without its compatriot term): cw times
+    (cap - countries met)^2 where below cap, mw times each class count's squared distance
+    from the whole numbers next to its fair share, per day and over the event."""
+    def off(count, target):
+        return max(count - np.ceil(target), np.floor(target) - count, 0.0) ** 2
+
+    cost = 0.0
+    for u in range(len(country)):
+        theirs = country[opponents[u]]
+        cost += cw * max(cap - len(set(theirs.tolist())), 0.0) ** 2
+        for j in range(3):
+            for d in range(share_day.shape[1]):
+                count = int((cls[theirs][col_day == d] == j).sum())
+                cost += mw * off(count, share_day[country[u], d, j])
+            cost += mw * off(int((cls[theirs] == j).sum()), share_total[country[u], j])
+    return cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(2, 6), st.integers(1, 5), st.integers(2, 6),
+       st.integers(0, 2**31 - 1))
+def test_linked_placement_counts_a_country_change_as_from_scratch(k, m, rounds, countries,
+                                                                  seed):
+    """draft._move_country keeps the countries met and class counts of a linked cycle's
+    positions up to date and returns the cost's change: equal to the cost counted from
+    scratch before and after, for any plan, countries, classes and fair shares."""
+    from seating.check import opponents_by_hanchan
+    from seating.designs import linked_cycle
+    from seating.draft import _move_country
+
+    rng = np.random.default_rng(seed)
+    plan = linked_cycle(rng.integers(0, m, size=(k - 1, rounds)), m)
+    P = k * m
+    opponents = np.array([np.concatenate(row) for row in opponents_by_hanchan(plan, P)])
+    days = int(rng.integers(1, rounds + 1))
+    col_day = np.repeat(np.sort(rng.integers(0, days, size=rounds)), k - 1)
+    country = rng.integers(0, countries, size=P)
+    cls = rng.integers(0, 3, size=countries)
+    share_day = rng.uniform(0, k, size=(countries, days, 3))
+    share_total = rng.uniform(0, k * rounds, size=(countries, 3))
+    cap, cw, mw = float(rng.integers(1, 8)), float(rng.uniform(0.5, 3)), float(rng.uniform(0, 2))
+    met = np.zeros((P, countries), dtype=np.int64)
+    mix_day = np.zeros((P, days, 3), dtype=np.int64)
+    mix_total = np.zeros((P, 3), dtype=np.int64)
+    for u in range(P):
+        for i, x in enumerate(opponents[u]):
+            met[u, country[x]] += 1
+            mix_day[u, col_day[i], cls[country[x]]] += 1
+            mix_total[u, cls[country[x]]] += 1
+    distinct = (met > 0).sum(axis=1)
+    args = (opponents, col_day, country, cls, share_day, share_total, cap, cw, mw)
+    for _ in range(5):
+        w = int(rng.integers(P))
+        old, new = int(country[w]), int(rng.integers(countries))
+        before = placement_cost(*args)
+        delta = _move_country(opponents, met, distinct, country, w, old, new, cap, col_day,
+                              cls, mix_day, mix_total, share_day, share_total, cw, mw)
+        assert country[w] == new
+        assert delta == pytest.approx(placement_cost(*args) - before, abs=1e-9)
+        theirs = country[opponents]
+        assert distinct.tolist() == [len(set(row)) for row in theirs.tolist()]
+        assert (mix_total == np.stack([(cls[theirs] == j).sum(axis=1)
+                                       for j in range(3)], axis=1)).all()
