@@ -296,7 +296,8 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 # from a linked cycle none, and the fewest countries met 7 and 10 instead of 6 and 8
 # (benchmarks/results/unseen-sanma-seed21.md), 8 instead of 7 on the 150 (at 33d1f55).
 # 135 places over 10 (3.16) are linked from either, with fewest countries met 9 from the
-# greedy draft and 6 from a linked cycle. Tables of 4, one place per country over 8
+# greedy draft and 6 from a linked cycle (8 since the placement aims at the target, at
+# ba40a74). Tables of 4, one place per country over 8
 # hanchans (benchmarks/results/published-grid-h8-h10.md): 152 places (3.97) linked from
 # the greedy draft, 156 to 200 (3.85 to 2.88) not (2 to 249 pairs unlinked)
 LINK_WORK = 6_000  # the shifts are searched only up to tables x hanchans^2 of this: the
