@@ -45,7 +45,7 @@ where a list of games is packed into rounds). The constructions, and what each p
   tables of 3 (c_r = b_r - a_r the difference of groups B and C) a pair that does not meet
   shares an opponent when its difference lies in: group A, D(a) or D(b) (D(x) the
   differences x_r - x_s, r != s); group B, D(a) or D(c); group C, D(b) or D(c); A to B,
-  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r} (_group_cost counts the same for
+  {b_r - c_s}; A to C, {a_r + c_s}; B to C, {b_s - a_r} (_fill counts the same for
   any k). The shifts are searched until every difference is covered: sparse fields then
   link every pair (177 places over 10 hanchans: each meets 20 others and an unmet pair has
   at most 2.3 common opponents on average), where the search from a greedy draft kept
@@ -189,243 +189,183 @@ def dutch_cycle(players: int, rounds: int | None = None, table_size: int = 4,
 # Linked cycles: shifts searched so that every pair meets or shares an opponent
 # ---------------------------------------------------------------------------------------
 
-LINK_ITERATIONS = 8_000  # tabu iterations of one try at the shifts (about 1 ms each at m = 59)
+LINK_ITERATIONS = 8_000  # tabu iterations of one try at the shifts (about 1 ms each at
+# tables of 3, m = 59; 15 ms at tables of 4, m = 150, beside a benchmark)
 LINK_TRIES = 6  # tries, seeds seed .. seed + 5: 177 places over 10 hanchans (m = 59) found
 # shifts in 3 of 6 tries, 174 (m = 58) in 6 of 6 (at 2,000 iterations 5 of 20 and 9 of 20;
-# an annealing of single changes, 300,000 steps a try, 2 of 40 and 1 of 80)
+# an annealing of single changes, 300,000 steps a try, 2 of 40 and 1 of 80); 600 places at
+# tables of 4 over 14 hanchans (m = 150) in 2 of 4 tries (2,635 and 2,276 iterations, 33-40
+# s), where an annealing on the count from scratch had found none in 6 tries of 1 M steps
 LINK_TENURE = 10  # iterations a value just left stays tabu for its shift: 10 to 19
+LINK_STALL = 2_500  # a try ends after this many iterations without a new best: at 177
+# places the tries that found shifts went at most 1,959 iterations between two, the three
+# that did not found their last at 114-1,297 and ran on to 8,000; at 600 places (tables of
+# 4) at most 1,708 in those that found them
 
 
 @njit(cache=True, inline="always")
-def _mod(v, m):
-    """v mod m for v in (-m, 2m)."""
-    if v < 0:
-        return v + m
-    if v >= m:
-        return v - m
-    return v
-
-
-@njit(cache=True, inline="always")
-def _difference(cover, k, d, sign):
-    """Count difference d once more (sign 1) or less in set k (0: D(a), 1: D(b), 2: D(c));
-    returns the change in uncovered differences of the group unions D(a)|D(b), D(a)|D(c),
-    D(b)|D(c) (difference 0 is a repeat, counted by _shift_terms)."""
-    was = cover[k, d]
-    cover[k, d] += sign
-    if d == 0 or (was == 0) == (cover[k, d] == 0):
-        return 0
-    change = (cover[(k + 1) % 3, d] == 0) + (cover[(k + 2) % 3, d] == 0)
-    return change if was != 0 else -change
-
-
-@njit(cache=True, inline="always")
-def _sum(cover, k, d, sign):
-    """Count d once more or less in the cross-group set k (3, 4, 5); an uncovered one
-    weighs 2 (it leaves m pairs unlinked, an uncovered group difference m/2 per group)."""
-    was = cover[k, d]
-    cover[k, d] += sign
+def _count(cover, row, d, sign, weight):
+    """Count difference d once more (sign 1) or less in a cover row; returns the change of
+    the cost (weight while nothing covers d)."""
+    was = cover[row, d]
+    cover[row, d] += sign
     if was == 0:
-        return -2
-    return 2 if cover[k, d] == 0 else 0
-
-
-@njit(cache=True, inline="always")
-def _value(used, k, v, sign):
-    """A shift value used once more or less; each repeat of a value weighs 100 (a pair of
-    groups meeting twice in one difference: m repeat meetings)."""
-    before = used[k, v]
-    used[k, v] += sign
-    return 100 * (max(used[k, v] - 1, 0) - max(before - 1, 0))
+        return -weight
+    return weight if cover[row, d] == 0 else 0
 
 
 @njit(cache=True)
-def _shift_terms(shift, m, r, sign, cover, used):
-    """Add (sign 1) or remove round r's terms in every set; returns the change of the cost
-    (uncovered differences, weighted; repeated shifts)."""
-    R = shift.shape[1]
-    a = shift[0]
-    b = shift[1]
-    ar, br = a[r], b[r]
-    cr = _mod(br - ar, m)
-    delta = _value(used, 0, ar, sign) + _value(used, 1, br, sign) + _value(used, 2, cr, sign)
-    for s in range(R):
-        cs = _mod(b[s] - a[s], m)
-        if s != r:
-            delta += _difference(cover, 0, _mod(ar - a[s], m), sign)
-            delta += _difference(cover, 0, _mod(a[s] - ar, m), sign)
-            delta += _difference(cover, 1, _mod(br - b[s], m), sign)
-            delta += _difference(cover, 1, _mod(b[s] - br, m), sign)
-            delta += _difference(cover, 2, _mod(cr - cs, m), sign)
-            delta += _difference(cover, 2, _mod(cs - cr, m), sign)
-        # cross-group terms b_i - c_j, a_i + c_j, b_j - a_i with i = r (every j), j = r (i != r)
-        delta += _sum(cover, 3, _mod(br - cs, m), sign) + _sum(cover, 4, _mod(ar + cs, m), sign)
-        delta += _sum(cover, 5, _mod(b[s] - ar, m), sign)
-        if s != r:
-            delta += _sum(cover, 3, _mod(b[s] - cr, m), sign)
-            delta += _sum(cover, 4, _mod(a[s] + cr, m), sign)
-            delta += _sum(cover, 5, _mod(br - a[s], m), sign)
-    return delta
-
-
-@njit(cache=True)
-def _link_tabu(m, rounds, iterations, seed, tenure):
-    """One try: shifts a, b (shift[0], shift[1]) from random values, then tabu search: each
-    iteration makes the best change of one shift to another value (cost of _shift_terms;
-    ties drawn at random), a value just left tabu for that shift unless the change beats the
-    best. Returns the cost left (0: every pair linked, no repeat) and the best shifts."""
-    np.random.seed(seed)
-    shift = np.empty((2, rounds), dtype=np.int64)
-    shift[0] = np.random.permutation(m)[:rounds]
-    shift[1] = np.random.permutation(m)[:rounds]
-    cover = np.zeros((6, m), dtype=np.int64)
-    used = np.zeros((3, m), dtype=np.int64)
-    cost = 3 * (m - 1) + 6 * m  # nothing covered yet
-    for r in range(rounds):  # each round's terms against the rounds before it: in the end
-        # the same sets as _shift_terms over all rounds
-        cost += _shift_terms(shift[:, :r + 1].copy(), m, r, 1, cover, used)
-    best, best_shift = cost, shift.copy()
-    until = np.zeros((2, rounds, m), dtype=np.int64)
-    for it in range(iterations):
-        if best == 0:
-            break
-        pick_d, pick_w, pick_r, pick_v, ties = 1 << 30, -1, -1, -1, 0
-        for w in range(2):
-            for r in range(rounds):
-                old = shift[w, r]
-                out = _shift_terms(shift, m, r, -1, cover, used)
-                for v in range(m):
-                    if v == old:
-                        continue
-                    shift[w, r] = v
-                    d = out + _shift_terms(shift, m, r, 1, cover, used)
-                    _shift_terms(shift, m, r, -1, cover, used)
-                    if until[w, r, v] > it and cost + d >= best:
-                        continue
-                    if d < pick_d:
-                        pick_d, pick_w, pick_r, pick_v, ties = d, w, r, v, 1
-                    elif d == pick_d:
-                        ties += 1
-                        if np.random.randint(ties) == 0:
-                            pick_w, pick_r, pick_v = w, r, v
-                shift[w, r] = old
-                _shift_terms(shift, m, r, 1, cover, used)
-        if pick_w < 0:
-            continue
-        until[pick_w, pick_r, shift[pick_w, pick_r]] = it + tenure + np.random.randint(tenure)
-        _shift_terms(shift, m, pick_r, -1, cover, used)
-        shift[pick_w, pick_r] = pick_v
-        _shift_terms(shift, m, pick_r, 1, cover, used)
-        cost += pick_d
-        if cost < best:
-            best = cost
-            best_shift[:] = shift
-    return best, best_shift
-
-
-@njit(cache=True)
-def _group_cost(shift, m):
-    """The cost of _shift_terms counted from scratch for k groups (shift[i - 1]: the shifts of
-    group i, group 0 unshifted): 100 a repeated meeting difference of two groups, 1 an
-    uncovered difference inside a group, 2 one between two groups. Groups i and j meet in
-    round r at difference e_ij(r) = s_j(r) - s_i(r); a pair of them at difference d shares
-    an opponent of group l when d = e_il(r) - e_jl(t), a pair of group i when d =
-    e_il(r) - e_il(t), r != t."""
-    k = shift.shape[0] + 1
-    R = shift.shape[1]
-    s = np.zeros((k, R), dtype=np.int64)
-    s[1:] = shift
-    mark = np.zeros(m, dtype=np.int64)
-    stamp = 0
-    cost = 0
+def _fill(s, m, pair, used, inner, cross):
+    """Count every difference of the shifts s (s[i, r]: group i's shift in round r, s[0] = 0)
+    from scratch; returns the cost. Groups i < j (row pair[i, j]) meet in round r at e_ij(r)
+    = s[j, r] - s[i, r] (used: a repeated difference weighs 100, m repeat meetings). A pair
+    of group i at difference d shares an opponent of group l when d = e_il(r) - e_il(t),
+    r != t (inner[i]: an uncovered d weighs 1, m/2 pairs unlinked); a pair of groups i and j
+    meets or shares one of group l when d is some e_ij(r) or e_il(r) - e_jl(t) (cross: an
+    uncovered d weighs 2, m pairs)."""
+    k, R = s.shape
     for i in range(k):
         for j in range(i + 1, k):
-            stamp += 1
+            p = pair[i, j]
             for r in range(R):
-                d = (s[j, r] - s[i, r]) % m
-                if mark[d] == stamp:
-                    cost += 100
-                mark[d] = stamp
-    for i in range(k):
-        stamp += 1
-        covered = 0
-        for lt in range(k):
-            if lt == i:
-                continue
-            for r in range(R):
+                e = (s[j, r] - s[i, r]) % m
+                used[p, e] += 1
+                cross[p, e] += 1
                 for t in range(R):
-                    d = ((s[lt, r] - s[i, r]) - (s[lt, t] - s[i, t])) % m
-                    if r != t and mark[d] != stamp:
-                        mark[d] = stamp
-                        covered += d != 0
-        cost += m - 1 - covered
-    for i in range(k):
-        for j in range(i + 1, k):
-            stamp += 1
-            covered = 0
-            for r in range(R):
-                d = (s[j, r] - s[i, r]) % m
-                if mark[d] != stamp:
-                    mark[d] = stamp
-                    covered += 1
+                    d = (e - (s[j, t] - s[i, t])) % m
+                    if t != r and d != 0:
+                        inner[i, d] += 1
+                        inner[j, d] += 1
             for lt in range(k):
-                if lt == i or lt == j:
-                    continue
-                for r in range(R):
-                    for t in range(R):
-                        d = ((s[lt, r] - s[i, r]) - (s[lt, t] - s[j, t])) % m
-                        if mark[d] != stamp:
-                            mark[d] = stamp
-                            covered += 1
-            cost += 2 * (m - covered)
+                if lt != i and lt != j:
+                    for r in range(R):
+                        for t in range(R):
+                            cross[p, ((s[lt, r] - s[i, r]) - (s[lt, t] - s[j, t])) % m] += 1
+    cost = 0
+    for p in range(used.shape[0]):
+        for d in range(m):
+            cost += 100 * max(used[p, d] - 1, 0) + 2 * (cross[p, d] == 0)
+    for i in range(k):
+        for d in range(1, m):
+            cost += inner[i, d] == 0
     return cost
 
 
 @njit(cache=True)
-def _group_anneal(k, m, rounds, steps, seed, hot, cold):
-    """One try for k groups (tables of 4): the shifts of groups 1..k-1 annealed on
-    _group_cost, one value changed a step. Returns the cost left and the best shifts."""
+def _terms(s, m, g, r, sign, pair, used, inner, cross):
+    """Add (sign 1) or take away (-1) every counted difference in which s[g, r] takes part
+    (the same counts as _fill, less the ones it leaves unchanged); returns the change of
+    the cost."""
+    k, R = s.shape
+    delta = 0
+    for lt in range(k):
+        if lt == g:
+            continue
+        p = pair[g, lt]
+        e = (s[lt, r] - s[g, r]) % m if g < lt else (s[g, r] - s[lt, r]) % m
+        before = used[p, e]
+        used[p, e] += sign
+        delta += 100 * (max(used[p, e] - 1, 0) - max(before - 1, 0))
+        delta += _count(cross, p, e, sign, 2)
+        for t in range(R):
+            d = (e - (s[lt, t] - s[g, t] if g < lt else s[g, t] - s[lt, t])) % m
+            if t != r and d != 0:  # d and -d: (r, t) and (t, r)
+                for dd in (d, m - d):
+                    delta += _count(inner, g, dd, sign, 1) + _count(inner, lt, dd, sign, 1)
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = pair[i, j]
+            for lt in range(k):
+                if lt == i or lt == j or g not in (i, j, lt):
+                    continue
+                for t in range(R):
+                    if g == lt and t == r:  # e_il(r) - e_jl(r) = e_ij(r): no s[l] in it
+                        continue
+                    if g != j:  # e_il(r) - e_jl(t): s[g, r] in the first term
+                        d = ((s[lt, r] - s[i, r]) - (s[lt, t] - s[j, t])) % m
+                        delta += _count(cross, p, d, sign, 2)
+                    if g != i:  # e_il(t) - e_jl(r)
+                        d = ((s[lt, t] - s[i, t]) - (s[lt, r] - s[j, r])) % m
+                        delta += _count(cross, p, d, sign, 2)
+    return delta
+
+
+def _pairs(k: int) -> np.ndarray:
+    """pair[i, j]: the row of groups i != j in the pairs' counts."""
+    pair = np.zeros((k, k), dtype=np.int64)
+    i, j = np.triu_indices(k, 1)
+    pair[i, j] = pair[j, i] = np.arange(len(i))
+    return pair
+
+
+@njit(cache=True)
+def _link_tabu(k, m, rounds, iterations, seed, tenure, stall, pair):
+    """One try for k groups: shifts of groups 1..k-1 from random values, then tabu search:
+    each iteration makes the best change of one shift to another value (cost of _fill,
+    kept up to date by _terms; ties drawn at random), a value just left tabu for that shift
+    unless the change beats the best; at most `iterations`, and `stall` after the last new
+    best. Returns the cost left (0: every pair linked, no repeat) and the best shifts of
+    groups 1..k-1."""
     np.random.seed(seed)
-    shift = np.random.randint(0, m, (k - 1, rounds)).astype(np.int64)
-    cost = _group_cost(shift, m)
-    best, best_shift = cost, shift.copy()
-    for step in range(steps):
-        if best == 0:
+    s = np.zeros((k, rounds), dtype=np.int64)
+    for g in range(1, k):
+        s[g] = np.random.permutation(m)[:rounds]
+    npairs = k * (k - 1) // 2
+    used = np.zeros((npairs, m), dtype=np.int64)
+    inner = np.zeros((k, m), dtype=np.int64)
+    cross = np.zeros((npairs, m), dtype=np.int64)
+    cost = _fill(s, m, pair, used, inner, cross)
+    best, best_s = cost, s.copy()
+    until = np.zeros((k, rounds, m), dtype=np.int64)
+    last = 0  # the iteration of the last new best
+    for it in range(iterations):
+        if best == 0 or it - last > stall:
             break
-        heat = hot * (cold / hot) ** (step / steps)
-        i = np.random.randint(k - 1)
-        r = np.random.randint(rounds)
-        old = shift[i, r]
-        shift[i, r] = np.random.randint(m)
-        new = _group_cost(shift, m)
-        if new <= cost or np.random.random() < np.exp((cost - new) / heat):
-            cost = new
-            if cost < best:
-                best = cost
-                best_shift[:] = shift
-        else:
-            shift[i, r] = old
-    return best, best_shift
-
-
-LINK_STEPS_4 = 1_000_000  # steps of one try at tables of 4, where covering is loose: 200
-# places over 8 hanchans (m = 50) found shifts in 6 of 6 tries, 1.1 s in all
+        pick_d, pick_g, pick_r, pick_v, ties = 1 << 30, -1, -1, -1, 0
+        for g in range(1, k):
+            for r in range(rounds):
+                old = s[g, r]
+                out = _terms(s, m, g, r, -1, pair, used, inner, cross)
+                for v in range(m):
+                    if v == old:
+                        continue
+                    s[g, r] = v
+                    d = out + _terms(s, m, g, r, 1, pair, used, inner, cross)
+                    _terms(s, m, g, r, -1, pair, used, inner, cross)
+                    if until[g, r, v] > it and cost + d >= best:
+                        continue
+                    if d < pick_d:
+                        pick_d, pick_g, pick_r, pick_v, ties = d, g, r, v, 1
+                    elif d == pick_d:
+                        ties += 1
+                        if np.random.randint(ties) == 0:
+                            pick_g, pick_r, pick_v = g, r, v
+                s[g, r] = old
+                _terms(s, m, g, r, 1, pair, used, inner, cross)
+        if pick_g < 0:
+            continue
+        until[pick_g, pick_r, s[pick_g, pick_r]] = it + tenure + np.random.randint(tenure)
+        _terms(s, m, pick_g, pick_r, -1, pair, used, inner, cross)
+        s[pick_g, pick_r] = pick_v
+        _terms(s, m, pick_g, pick_r, 1, pair, used, inner, cross)
+        cost += pick_d
+        if cost < best:
+            best, last = cost, it
+            best_s[:] = s
+    return best, best_s[1:].copy()
 
 
 def linked_shifts(m: int, rounds: int, seed: int, table_size: int = 3,
                   tries: int = LINK_TRIES) -> np.ndarray | None:
     """Shifts of a linked cycle of table_size * m players over `rounds` rounds (see the
     module doc; shift[i - 1, r]: group i's shift in round r), or None when no try finds
-    them. Tables of 3: the tabu search on the counts kept up to date (_link_tabu; the
-    covering is tight there); tables of 4: an annealing on the count from scratch
-    (_group_anneal). Deterministic: try i searches from seed + i."""
-    if m < 2 or rounds < 1 or rounds > m or table_size not in (3, 4):
+    them (_link_tabu). Deterministic: try i searches from seed + i."""
+    if m < 2 or rounds < 1 or rounds > m or table_size < 3:
         return None
+    pair = _pairs(table_size)
     for i in range(tries):
-        if table_size == 3:
-            left, shift = _link_tabu(m, rounds, LINK_ITERATIONS, seed + i, LINK_TENURE)
-        else:
-            left, shift = _group_anneal(4, m, rounds, LINK_STEPS_4, seed + i, 1.5, 0.3)
+        left, shift = _link_tabu(table_size, m, rounds, LINK_ITERATIONS, seed + i,
+                                 LINK_TENURE, LINK_STALL, pair)
         if left == 0:
             return shift
     return None

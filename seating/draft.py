@@ -300,9 +300,11 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 # ba40a74). Tables of 4, one place per country over 8
 # hanchans (benchmarks/results/published-grid-h8-h10.md): 152 places (3.97) linked from
 # the greedy draft, 156 to 200 (3.85 to 2.88) not (2 to 249 pairs unlinked)
-LINK_WORK = 6_000  # the shifts are searched only up to tables x hanchans^2 of this: the
-# largest measured, 177 places over 10 hanchans (59 x 100), takes about 8 s a try; 600 places
-# over 14 hanchans (150 x 196, 2.94 common opponents) found none in 6 tries in 254 s
+LINK_WORK = 30_000  # the shifts are searched only up to tables x hanchans^2 of this: 177
+# places over 10 hanchans at tables of 3 (59 x 100) take about 1 ms an iteration of the
+# tabu search, 600 places over 14 at tables of 4 (150 x 196, 2.94 common opponents) about
+# 15 ms (shifts found in 1 of the first 2 tries, 40 s); 800 over 14 (200 x 196, 2.16) left
+# 82 differences uncovered after 6,000 iterations (147 s)
 PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
 PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player one country
 # short of the goal's target weighs 1, two short 4, ...): it never trades one for them

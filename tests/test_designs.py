@@ -261,25 +261,43 @@ def test_linked_shifts_none_when_rounds_exceed_the_group():
     assert designs.linked_shifts(5, 6, 0) is None
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(2, 30), st.integers(1, 8), st.integers(0, 2**31 - 1))
-def test_the_tabu_searchs_running_count_is_the_count_from_scratch(m, rounds, seed):
-    """The cost the tabu search keeps up to date (_shift_terms, round by round) equals
-    _group_cost counted from scratch, for any shifts of three groups, before and after
-    changing one of them."""
+def plan_cost(shift, m):
+    """The shifts' cost as the tabu search weighs it, counted on the plan they make: 100 a
+    repeat meeting and 2 an unlinked pair, over m (each difference stands for m pairs)."""
+    players = (shift.shape[0] + 1) * m
+    meet = meetings(designs.linked_cycle(shift, m), players)
+    upper = np.triu(np.ones((players, players), dtype=bool), 1)
+    repeats = int(np.maximum(meet[upper] - 1, 0).sum())
+    adj = (meet > 0).astype(np.int64)
+    unlinked = int(((meet == 0) & ((adj @ adj) == 0) & upper).sum())
+    assert (100 * repeats + 2 * unlinked) % m == 0
+    return (100 * repeats + 2 * unlinked) // m
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 5), st.integers(2, 13), st.integers(1, 6), st.integers(0, 2**31 - 1))
+def test_the_tabu_searchs_running_count_is_the_plans_recount(k, m, rounds, seed):
+    """The cost the shifts' tabu search keeps up to date (_terms after _fill) is the cost of
+    the repeat meetings and unlinked pairs recounted on the linked cycle the shifts make,
+    for any shifts of k groups, after each of a few changes of one shift; the counts
+    themselves stay those _fill makes from scratch."""
     rng = np.random.default_rng(seed)
-    shift = rng.integers(0, m, (2, rounds))
-    cover = np.zeros((6, m), dtype=np.int64)
-    used = np.zeros((3, m), dtype=np.int64)
-    cost = 3 * (m - 1) + 6 * m
-    for r in range(rounds):
-        cost += designs._shift_terms(shift[:, :r + 1].copy(), m, r, 1, cover, used)
-    assert cost == designs._group_cost(shift, m)
-    w, r, v = rng.integers(2), rng.integers(rounds), rng.integers(m)
-    cost += designs._shift_terms(shift, m, r, -1, cover, used)
-    shift[w, r] = v
-    cost += designs._shift_terms(shift, m, r, 1, cover, used)
-    assert cost == designs._group_cost(shift, m)
+    s = np.zeros((k, rounds), dtype=np.int64)
+    s[1:] = rng.integers(0, m, (k - 1, rounds))
+    pair = designs._pairs(k)
+    npairs = k * (k - 1) // 2
+    used, inner, cross = (np.zeros((n, m), dtype=np.int64) for n in (npairs, k, npairs))
+    cost = designs._fill(s, m, pair, used, inner, cross)
+    assert cost == plan_cost(s[1:], m)
+    for _ in range(3):
+        g, r = int(rng.integers(1, k)), int(rng.integers(rounds))
+        cost += designs._terms(s, m, g, r, -1, pair, used, inner, cross)
+        s[g, r] = rng.integers(m)
+        cost += designs._terms(s, m, g, r, 1, pair, used, inner, cross)
+        assert cost == plan_cost(s[1:], m)
+        fresh = [np.zeros_like(a) for a in (used, inner, cross)]
+        designs._fill(s, m, pair, *fresh)
+        assert all((a == b).all() for a, b in zip(fresh, (used, inner, cross)))
 
 
 # ---- a design for the championship's draft --------------------------------------------

@@ -379,9 +379,9 @@ def test_sparse_fields_start_from_a_linked_cycle(schema, size):
 
 
 def test_fields_too_large_for_the_shifts_search_keep_the_greedy_draft(schema, monkeypatch):
-    """600 places at tables of 4 over 14 hanchans are sparse (2.94 common opponents at
-    most on average) but 150 x 14^2 is above draft.LINK_WORK: the shifts are not searched
-    (the search found none there in 254 s) and no linked cycle is drafted."""
+    """800 places at tables of 4 over 14 hanchans are sparse (2.16 common opponents at
+    most on average) but 200 x 14^2 is above draft.LINK_WORK: the shifts are not searched
+    (6,000 iterations left 82 differences uncovered) and no linked cycle is drafted."""
     from seating import designs
     from seating.bounds import link_capacity
     from seating.draft import LINK_CAPACITY, linked_plan
@@ -390,8 +390,8 @@ def test_fields_too_large_for_the_shifts_search_keep_the_greedy_draft(schema, mo
         raise AssertionError("the shifts were searched")
 
     monkeypatch.setattr(designs, "linked_shifts", searched)
-    config = {"event": "wide-600", "hanchans": 14, "days": [5, 5, 4], "table_size": 4,
-              "seed": 1, "countries": {f"C{i:03d}": 1 for i in range(600)}}
+    config = {"event": "wide-800", "hanchans": 14, "days": [5, 5, 4], "table_size": 4,
+              "seed": 1, "countries": {f"C{i:03d}": 1 for i in range(800)}}
     event = load_event(config, schema)
     assert link_capacity(event) < LINK_CAPACITY[4]
     assert linked_plan(event) is None
