@@ -50,7 +50,8 @@ where a list of games is packed into rounds). The constructions, and what each p
   link every pair (177 places over 10 hanchans: each meets 20 others and an unmet pair has
   at most 2.3 common opponents on average), where the search from a greedy draft kept
   about 170 pairs unlinked; 200 places over 8 hanchans at tables of 4 (2.9; from a greedy
-  draft 249, benchmarks/results/published-grid-h8-h10.md), likewise. The Dutch cycle is
+  draft 249, benchmarks/results/published-grid-h8-h10.md) and 600 over 14 (2.94; 3,668,
+  benchmarks/results/scaling-600.md), likewise. The Dutch cycle is
   the case of shifts -r, -2r, ... (not linked in general).
 * Lists of 3-player games that are not rounds: Steiner triple systems for v = 1, 3 (mod 6)
   (every pair exactly once; Bose, Skolem), and for other v the fewest games in which every

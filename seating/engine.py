@@ -1225,6 +1225,8 @@ class Search:
         changed_at = 0
         best_figures = None
         while used < moves:
+            if stop_above is not None and s.lowest(goal) > stop_above:
+                break  # (also before the first move: nothing to do)
             if windowed:
                 low = s.lowest(goal)
                 self._window(goal, low + self.WINDOW)
@@ -1274,8 +1276,6 @@ class Search:
                     moves = used
             self.restore_best()
             if windowed and (s.lowest(goal) >= s.seg[goal, ALLOC]):
-                break
-            if stop_above is not None and s.lowest(goal) > stop_above:
                 break
         return used
 
@@ -1360,6 +1360,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 log(f"  {GOAL_NAMES[goal]}: time limit reached after {done} steps")
                 break
             n = min(chunk, steps - done)
+            made = stats[1]
             # each chunk cools over its own share of the schedule
             a = t_start * (t_end / t_start) ** (done / steps)
             b = t_start * (t_end / t_start) ** ((done + n) / steps)
@@ -1373,6 +1374,12 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 log(f"  {GOAL_NAMES[goal]}: step {done} ({time.monotonic() - began:.1f} s): "
                     f"{line}")
                 last = line
+            if stats[1] == made and n == chunk:
+                # a whole chunk without one swap made: the locks leave (almost) no move,
+                # and a cooler chunk accepts less (linked cycles: every chunk of every
+                # phase made none)
+                log(f"  {GOAL_NAMES[goal]}: no swap made in {n} steps, stopped")
+                break
             if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
                 # nobody 2 or more off a fair share: the lock can be no tighter (counts 1
                 # off are ranked below back to back, whose phase would undo their search)
