@@ -477,7 +477,8 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
             left -= n
     country = np.array([c for part in parts for c in part], dtype=np.int64)
     col_day = np.repeat(event.day_of, k - 1).astype(np.int64)  # the day of each column
-    first = [int(np.flatnonzero(event.country_of == c)[0]) for c in range(len(sizes))]
+    # a place of each country (its fair shares are every place's of that country)
+    first = [int(np.argmax(event.country_of == c)) for c in range(len(sizes))]
     share_day, share_total = mix_targets(event)
     cap = float(targets(event)[COUNTRIES])
     args = (opponents, col_day, country, size_classes(sizes).astype(np.int64),
