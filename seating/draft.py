@@ -293,8 +293,9 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 # (designs.linked_cycle) when a pair never met can have at most this many common opponents
 # on average (bounds.link_capacity). Tables of 3: from the greedy draft, 177 and 174 places
 # over 10 hanchans (2.31 and 2.35) kept 198 and 151 pairs unlinked, 150 places (2.79) 7;
-# from a linked cycle none, and the fewest countries met 7 and 10 instead of 6 and 8
-# (benchmarks/results/unseen-sanma-seed21.md), 8 instead of 7 on the 150 (at 33d1f55).
+# from a linked cycle none, and the fewest countries met 9 and 12 instead of 6 and 8
+# (benchmarks/results/unseen-sanma-seed21.md, at bcff64e; 7 and 10 before the placement
+# aimed at the goal's target), 8 instead of 7 on the 150 (at 33d1f55).
 # 135 places over 10 (3.16) are linked from either, with fewest countries met 9 from the
 # greedy draft and 6 from a linked cycle (8 since the placement aims at the target, at
 # ba40a74). Tables of 4, one place per country over 8
@@ -303,8 +304,8 @@ LINK_CAPACITY = {3: 3.0, 4: 3.9}  # by table size: the draft is a linked cycle
 LINK_WORK = 30_000  # the shifts are searched only up to tables x hanchans^2 of this: 177
 # places over 10 hanchans at tables of 3 (59 x 100) take about 1 ms an iteration of the
 # tabu search, 600 places over 14 at tables of 4 (150 x 196, 2.94 common opponents) about
-# 15 ms (shifts found in 1 of the first 2 tries, 40 s); 800 over 14 (200 x 196, 2.16) left
-# 82 differences uncovered after 6,000 iterations (147 s)
+# 15 ms (shifts found in 2 of the first 4 tries, 33-40 s each); 800 over 14 (200 x 196,
+# 2.16) left 82 differences uncovered after 6,000 iterations (147 s)
 PLACE_STEPS = 2_000  # annealing steps a place of the countries' places on a linked cycle
 PLACE_COMPATRIOT = 10_000.0  # weight there of two compatriots meeting (a player one country
 # short of the goal's target weighs 1, two short 4, ...): it never trades one for them
@@ -340,9 +341,9 @@ def _own_mix(u, c, mix_day, mix_total, share_day, share_total):
 def _move_country(opponents, met, distinct, country, w, old, new, cap, col_day, cls,
                   mix_day, mix_total, share_day, share_total, countries_weight, mix_weight):
     """Position w changes from country old to new: its opponents' counts follow. Returns
-    the change of the cost: (cap - countries met)^2 where below cap, and mix_weight times
-    the squared distances of the class counts from their fair shares (per day and over
-    the event; w's own shares change with its country)."""
+    the change of the cost: countries_weight times (cap - countries met)^2 where below
+    cap, and mix_weight times the squared distances of the class counts from their fair
+    shares (per day and over the event; w's own shares change with its country)."""
     delta = 0.0
     co, cn = cls[old], cls[new]
     for i in range(opponents.shape[1]):
@@ -380,10 +381,10 @@ def _place_countries(opponents, col_day, country, cls, share_day, share_total, c
     """Anneal which country sits at each position of a fixed plan (opponents[u]: the
     positions u meets, column i in day col_day[i]): exchanges of two positions' countries,
     cost PLACE_COMPATRIOT per meeting of compatriots (each counted from both ends), then
-    per position (cap - countries met)^2 where below cap and mix_weight times the squared
-    distances of its opponents' size-class counts (cls: each country's class) from its
-    fair shares (share_day[c, d], share_total[c]: a place of country c's). Changes country
-    in place; returns the compatriot meetings left."""
+    per position countries_weight times (cap - countries met)^2 where below cap and
+    mix_weight times the squared distances of its opponents' size-class counts (cls: each
+    country's class) from its fair shares (share_day[c, d], share_total[c]: a place of
+    country c's). Changes country in place; returns the compatriot meetings left."""
     np.random.seed(seed)
     P, D = opponents.shape
     C = cls.shape[0]
