@@ -16,7 +16,7 @@ def main(smk):
     if places != event.place_names:
         raise ValueError(f"{smk.input.places} does not list this event's places")
     design = int(smk.wildcards.run) == smk.params.design_run
-    plan, method = first_plan(event, design)
+    plan, method = first_plan(event, design, log)
     io.write_groups(smk.output.groups, event, plan)
     meet = meetings(plan, event.players)
     repeats = int(np.maximum(np.triu(meet, 1) - 1, 0).sum())

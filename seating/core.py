@@ -26,7 +26,7 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
     seconds = {}
     search = event.search
     start = time.perf_counter()
-    groups, _ = first_plan(event, design)
+    groups, _ = first_plan(event, design, log)
     seconds["draft"] = time.perf_counter() - start
     start = time.perf_counter()
     groups, _ = improve_meetings(event, groups, seat_keys(event, groups), search["swap_moves"],

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, product
@@ -357,16 +358,20 @@ def _link_tabu(k, m, rounds, iterations, seed, tenure, stall, pair):
 
 
 def linked_shifts(m: int, rounds: int, seed: int, table_size: int = 3,
-                  tries: int = LINK_TRIES) -> np.ndarray | None:
+                  tries: int = LINK_TRIES, log=lambda line: None) -> np.ndarray | None:
     """Shifts of a linked cycle of table_size * m players over `rounds` rounds (see the
     module doc; shift[i - 1, r]: group i's shift in round r), or None when no try finds
-    them (_link_tabu). Deterministic: try i searches from seed + i."""
+    them (_link_tabu; log: a line per try). Deterministic: try i searches from seed + i."""
     if m < 2 or rounds < 1 or rounds > m or table_size < 3:
         return None
     pair = _pairs(table_size)
     for i in range(tries):
+        began = time.monotonic()
         left, shift = _link_tabu(table_size, m, rounds, LINK_ITERATIONS, seed + i,
                                  LINK_TENURE, LINK_STALL, pair)
+        took = time.monotonic() - began
+        log(f"  linked cycle shifts, try {i + 1} of {tries} ({took:.0f} s): "
+            + ("every pair linked" if left == 0 else f"not linked (cost {left} left)"))
         if left == 0:
             return shift
     return None

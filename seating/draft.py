@@ -428,7 +428,7 @@ def _place_countries(opponents, col_day, country, cls, share_day, share_total, c
     return left // 2
 
 
-def linked_plan(event) -> tuple[np.ndarray, str] | None:
+def linked_plan(event, log=lambda line: None) -> tuple[np.ndarray, str] | None:
     """A first plan from a linked cycle (designs.linked_cycle), for sparse fields
     (link_capacity below LINK_CAPACITY for the table size, repeat meetings avoidable):
     every pair meets or has a common opponent, nobody meets anyone twice, and each group
@@ -454,7 +454,9 @@ def linked_plan(event) -> tuple[np.ndarray, str] | None:
     m = event.players // k
     if m * event.hanchans ** 2 > LINK_WORK:
         return None
-    shift = linked_shifts(m, event.hanchans, event.seed, table_size=k)
+    log(f"draft: linked cycle of {k} groups of {m}, searching its shifts (an unmet pair "
+        f"has at most {link_capacity(event):.2f} common opponents on average)")
+    shift = linked_shifts(m, event.hanchans, event.seed, table_size=k, log=log)
     if shift is None:
         return None
     winds = random_valid_sequence(np.random.default_rng(event.seed), event.days, k)
@@ -695,7 +697,8 @@ def club_plan(event) -> tuple[np.ndarray, str]:
     return best, f"transversal design over GF({m}): {k} groups of {m}"
 
 
-def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
+def first_plan(event, design: bool = False, log=lambda line: None
+               ) -> tuple[np.ndarray, str]:
     """Stage 2: the first plan and how it was made.
 
     Clubs (k delegations of one place per table, clubs_fit): a transversal design.
@@ -703,8 +706,8 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     search.design_start); likewise, unasked, when design_fits. Else a complete design
     repeated when the event is longer than repeat-free play allows and that gives the best
     spread (cycled_design). Else, when the field is sparse (few common opponents possible
-    for a pair never met), a linked cycle (linked_plan). Else the greedy draft, over valid
-    wind patterns, or with free seats (seats_free).
+    for a pair never met), a linked cycle (linked_plan; log: its search's progress). Else
+    the greedy draft, over valid wind patterns, or with free seats (seats_free).
     """
     from .tables import area_patterns, areas_fit
     from .winds import choose_patterns
@@ -718,7 +721,7 @@ def first_plan(event, design: bool = False) -> tuple[np.ndarray, str]:
     if made is None:
         made = cycled_design(country, hanchans, size, seed)
     if made is None:
-        made = linked_plan(event)
+        made = linked_plan(event, log)
     if made is not None:
         return made
     if seats_free(event):

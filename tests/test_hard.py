@@ -354,7 +354,8 @@ def test_sparse_fields_start_from_a_linked_cycle(schema, size):
     draft.LINK_CAPACITY[3]. The draft is then a linked cycle with the delegations placed on
     it; recounted from the plan alone: every round seats everybody, nobody meets a
     compatriot or anyone twice, every pair never met shares an opponent, and every wind
-    rule holds. Likewise 100 places at tables of 4 over 6 hanchans (3.3, below 3.9)."""
+    rule holds. Likewise 100 places at tables of 4 over 6 hanchans (3.3, below 3.9). The
+    search logs its tries."""
     from seating.bounds import link_capacity
     from seating.draft import LINK_CAPACITY, first_plan
 
@@ -367,8 +368,12 @@ def test_sparse_fields_start_from_a_linked_cycle(schema, size):
                       countries={f"C{i:02d}": n for i, n in enumerate(sizes)})
     event = load_event(config, schema)
     assert link_capacity(event) < LINK_CAPACITY[size]
-    groups, how = first_plan(event)
+    lines = []
+    groups, how = first_plan(event, log=lines.append)
     assert how.startswith("linked cycle")
+    # the shifts' search says what it does, a line per try, the last one linking every pair
+    assert lines[0].startswith(f"draft: linked cycle of {size} groups of")
+    assert lines[-1].endswith("every pair linked") and "try" in lines[-1]
     for h in range(event.hanchans):
         assert sorted(groups[h].ravel().tolist()) == list(range(event.players))
     assert_met_once_and_linked(event, meetings(groups, event.players))
