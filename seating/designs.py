@@ -178,12 +178,13 @@ def dutch_cycle(players: int, rounds: int | None = None, table_size: int = 4,
         raise ValueError(f"{players} players do not fill tables of {table_size}")
     m = players // table_size
     rounds = m if rounds is None else rounds
-    base = np.arange(rounds) % table_size if winds is None else np.asarray(winds)
-    plan = np.empty((rounds, m, table_size), dtype=np.int64)
-    for r in range(rounds):
-        for i in range(table_size):
-            seat = base[r] ^ i if table_size == 4 else (base[r] + i) % table_size
-            plan[r, :, seat] = i * m + (np.arange(m) - (i + 1) * r) % m
+    # the linked cycle with shifts -ir (group i against group 0), its tables renumbered
+    # j = x + r so that group 0 moves one table a round
+    r = np.arange(rounds)
+    shift = np.array([(-i * r) % m for i in range(1, table_size)], dtype=np.int64)
+    plan = linked_cycle(shift.reshape(table_size - 1, rounds), m, winds=winds)
+    for h in range(rounds):
+        plan[h] = np.roll(plan[h], h, axis=0)
     return plan
 
 
