@@ -338,6 +338,14 @@ def _own_mix(u, c, mix_day, mix_total, share_day, share_total):
 
 
 @njit(cache=True, inline="always")
+def _class_pair(x, d, c, a, b, mix_day, mix_total, share_day, share_total):
+    """The terms of position x (of country c) that a change of one opponent in day d from
+    class a to class b touches: its counts of a and b that day and over the event."""
+    return (_off(mix_day[x, d, a], share_day[c, d, a]) + _off(mix_day[x, d, b], share_day[c, d, b])
+            + _off(mix_total[x, a], share_total[c, a]) + _off(mix_total[x, b], share_total[c, b]))
+
+
+@njit(cache=True, inline="always")
 def _move_country(opponents, met, distinct, country, w, old, new, cap, col_day, cls,
                   mix_day, mix_total, share_day, share_total, countries_weight, mix_weight):
     """Position w changes from country old to new: its opponents' counts follow. Returns
@@ -356,18 +364,12 @@ def _move_country(opponents, met, distinct, country, w, old, new, cap, col_day, 
         delta += countries_weight * (max(cap - distinct[x], 0.0) ** 2 - before)
         if co != cn:
             d, cx = col_day[i], country[x]
-            before = (_off(mix_day[x, d, co], share_day[cx, d, co])
-                      + _off(mix_day[x, d, cn], share_day[cx, d, cn])
-                      + _off(mix_total[x, co], share_total[cx, co])
-                      + _off(mix_total[x, cn], share_total[cx, cn]))
+            before = _class_pair(x, d, cx, co, cn, mix_day, mix_total, share_day, share_total)
             mix_day[x, d, co] -= 1
             mix_day[x, d, cn] += 1
             mix_total[x, co] -= 1
             mix_total[x, cn] += 1
-            after = (_off(mix_day[x, d, co], share_day[cx, d, co])
-                     + _off(mix_day[x, d, cn], share_day[cx, d, cn])
-                     + _off(mix_total[x, co], share_total[cx, co])
-                     + _off(mix_total[x, cn], share_total[cx, cn]))
+            after = _class_pair(x, d, cx, co, cn, mix_day, mix_total, share_day, share_total)
             delta += mix_weight * (after - before)
     delta += mix_weight * (_own_mix(w, new, mix_day, mix_total, share_day, share_total)
                            - _own_mix(w, old, mix_day, mix_total, share_day, share_total))
@@ -447,15 +449,15 @@ def linked_plan(event, log=lambda line: None) -> tuple[np.ndarray, str] | None:
     from .winds import random_valid_sequence
 
     k = event.table_size
+    capacity = link_capacity(event)
     # below 1 common opponent on average some unmet pair has none: no linked plan exists
-    if (k not in LINK_CAPACITY or seats_free(event)
-            or not 1 <= link_capacity(event) < LINK_CAPACITY[k]):
+    if k not in LINK_CAPACITY or seats_free(event) or not 1 <= capacity < LINK_CAPACITY[k]:
         return None
     m = event.players // k
     if m * event.hanchans ** 2 > LINK_WORK:
         return None
     log(f"draft: linked cycle of {k} groups of {m}, searching its shifts (an unmet pair "
-        f"has at most {link_capacity(event):.2f} common opponents on average)")
+        f"has at most {capacity:.2f} common opponents on average)")
     shift = linked_shifts(m, event.hanchans, event.seed, table_size=k, log=log)
     if shift is None:
         return None
@@ -471,13 +473,13 @@ def linked_plan(event, log=lambda line: None) -> tuple[np.ndarray, str] | None:
     room = [m] * k
     parts = [[] for _ in range(k)]
     for c in np.argsort(-sizes, kind="stable"):
-        left = int(sizes[c])
-        while left:
+        rest = int(sizes[c])
+        while rest:
             g = max(range(k), key=lambda g: (room[g], -g))
-            n = min(left, room[g])
+            n = min(rest, room[g])
             parts[g] += [c] * n
             room[g] -= n
-            left -= n
+            rest -= n
     country = np.array([c for part in parts for c in part], dtype=np.int64)
     col_day = np.repeat(event.day_of, k - 1).astype(np.int64)  # the day of each column
     # a place of each country (its fair shares are every place's of that country)
