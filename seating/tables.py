@@ -102,7 +102,7 @@ GUIDED_PATIENCE = 1_000  # rounds without a new best before the weights start ag
 # 6.0, 2.5, 0.38)
 HELD_SHARE = 1e6  # the guided search with the areas held: weight of a count off an event share
 HELD_ROUNDS = 5_000  # and its rounds (where it succeeded: 0.3-2.6 s; big-delegations-100
-# and scaled-100 keep tables seen twice there, 8 s each at 20,000 rounds)
+# and scaled-100 keep 30 and 6 tables seen twice there, 3.9 and 3.4 s)
 FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their floor
 
 
