@@ -13,8 +13,9 @@ def main(smk):
     io.write_seating(smk.output.seating, event, seating)
     io.write_json(smk.output.summary,
                   {"tables": event.tables, "areas": dict(event.areas), **summary})
+    held = f"; areas held: {summary['areas_held']}" if "areas_held" in summary else ""
     log(f"tables: {event.hanchans} hanchans numbered over {event.tables} tables; "
-        f"exact renumbering: {summary['exact_renumbering']}")
+        f"exact renumbering: {summary['exact_renumbering']}{held}")
 
 
 io.run_stage(main, snakemake)  # noqa: F821
