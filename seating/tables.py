@@ -699,6 +699,20 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         area = np.take_along_axis(area_at, a, axis=1)  # the area of group g of hanchan h
         return (repeats(), off_share(), *_area_goals(plan, area, day_of, day_share))
 
+    def keep_if_better(candidate) -> bool:
+        """Sweep a candidate numbering and keep it if it is better by the order of the rules
+        than the present one; otherwise back to that (assign and table_of end on the one
+        kept)."""
+        before = assign.copy()
+        assign[:] = candidate
+        seat(assign)
+        sweep(keep=False)
+        better = rank(assign) < rank(before)
+        if not better:
+            assign[:] = before
+        seat(assign)
+        return better
+
     if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
         for attempt in range(FIRST_ATTEMPTS):
             # fewer tables than hanchans (a tight colouring) or a second run: hotter
@@ -757,16 +771,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         held, left = _guided_tables(plan, kept, mov, event.seed + 11, area_at, share,
                                     HELD_SHARE, rounds=HELD_ROUNDS)
         if left == 0:
-            before = assign.copy()
-            assign[:] = held
-            seat(assign)
-            sweep(keep=False)
-            if rank(assign) < rank(before):
-                summary["areas_held"] = "kept: better by the order of the rules"
-            else:
-                assign[:] = before
-                summary["areas_held"] = "not kept"
-            seat(assign)
+            summary["areas_held"] = ("kept: better by the order of the rules"
+                                     if keep_if_better(held) else "not kept")
         else:
             summary["areas_held"] = f"{left} tables seen twice left"
     if keep is None and movable.all() and floor == 0 and repeats() > 0:
@@ -797,17 +803,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             seat(alone)
         _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
                 event.seed + 9, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
-        seat(alone)
-        before = assign.copy()
-        assign[:] = alone
-        sweep(keep=False)
-        alone = assign.copy()
-        if rank(alone) < rank(before):
-            assign[:] = alone
-            summary["tables_alone"] = "kept: better by the order of the rules"
-        else:
-            assign[:] = before
-            summary["tables_alone"] = "not kept"
+        summary["tables_alone"] = ("kept: better by the order of the rules"
+                                   if keep_if_better(alone) else "not kept")
     seating = np.empty_like(plan)
     for h in range(H):
         seating[h, assign[h]] = plan[h]
