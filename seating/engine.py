@@ -390,12 +390,14 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     _player_entries(ev, st, seg, active, cost, y, h, -1.0)
     for i in range(2 * k):
         _player_entries(ev, st, seg, active, cost, others[i], h, -1.0)
+    down = np.int64(-1)  # typed, not literal (see run)
+    up = np.int64(1)
     for i in range(k):
-        _meet_change(ev, st, seg, active, cost, work, x, others[i], -1)
-        _meet_change(ev, st, seg, active, cost, work, y, others[k + i], -1)
+        _meet_change(ev, st, seg, active, cost, work, x, others[i], down)
+        _meet_change(ev, st, seg, active, cost, work, y, others[k + i], down)
     for i in range(k):
-        _meet_change(ev, st, seg, active, cost, work, x, others[k + i], 1)
-        _meet_change(ev, st, seg, active, cost, work, y, others[i], 1)
+        _meet_change(ev, st, seg, active, cost, work, x, others[k + i], up)
+        _meet_change(ev, st, seg, active, cost, work, y, others[i], up)
     if active[INDIRECT]:
         thr = _low_threshold(seg, S)
         for i in range(token[1]):
@@ -413,14 +415,14 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     for i in range(k):
         a = others[i]
         b = others[k + i]
-        _count_change(country, ccount, cmet, x, country[a], -1)
-        _count_change(country, ccount, cmet, x, country[b], 1)
-        _count_change(country, ccount, cmet, y, country[b], -1)
-        _count_change(country, ccount, cmet, y, country[a], 1)
-        _count_change(country, ccount, cmet, a, country[x], -1)
-        _count_change(country, ccount, cmet, a, country[y], 1)
-        _count_change(country, ccount, cmet, b, country[y], -1)
-        _count_change(country, ccount, cmet, b, country[x], 1)
+        _count_change(country, ccount, cmet, x, country[a], down)
+        _count_change(country, ccount, cmet, x, country[b], up)
+        _count_change(country, ccount, cmet, y, country[b], down)
+        _count_change(country, ccount, cmet, y, country[a], up)
+        _count_change(country, ccount, cmet, a, country[x], down)
+        _count_change(country, ccount, cmet, a, country[y], up)
+        _count_change(country, ccount, cmet, b, country[y], down)
+        _count_change(country, ccount, cmet, b, country[x], up)
         for p, lose, gain in ((x, a, b), (y, b, a), (a, x, y), (b, y, x)):
             mix[p, d, pclass[lose]] -= 1
             mix[p, d, pclass[gain]] += 1
@@ -890,10 +892,12 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
             if goal < 0:
                 continue
             return 1
-        best_y = -1
-        best_h = -1
-        best_x2 = -1
-        best_y2 = -1
+        # typed, not literal, constants: a literal -1 reaching swap or relabel would compile
+        # them once more for it (see the note in seating.jit)
+        best_y = np.int64(-1)
+        best_h = np.int64(-1)
+        best_x2 = np.int64(-1)
+        best_y2 = np.int64(-1)
         n = 0
         tries = 1 if g in (REPEATS, COMPATRIOTS, BACK_TO_BACK) else spread
         for rep in range(tries):
@@ -930,7 +934,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                     if cheap:
                         # a winner so far: now the common opponents, which only decide
                         # whether it is admissible (their goal is locked with nothing to lose)
-                        evaluate(ev, st, seg, active, work, h, x, y, x2, y2, True)
+                        evaluate(ev, st, seg, active, work, h, x, y, x2, y2, cheap)
                         for i in range(cost.shape[0]):
                             trial[i] = cost[i] + delta[i]
                         if not _admissible(trial, lock, locklen, seg, hard):
@@ -948,7 +952,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                     chosen[:] = trial
         h = best_h
         # exchanging x's whole schedule with a few places of other countries
-        relabel_y = -1
+        relabel_y = np.int64(-1)
         for _r in range(relabels):
             y = np.random.randint(P)
             if country[y] == country[x]:
