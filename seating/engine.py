@@ -841,9 +841,8 @@ def pick_focus(ev, st, seg, goal):
 
 
 @njit(cache=True)
-def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound, tabu, rtabu,
-        counters, best_cost, best_plan, best_key, tenure, patience, relabels, spread, weights,
-        cheap):
+def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound, tabu,
+        counters, best_cost, best_plan, best_key, tenure, patience, spread, weights, cheap):
     """Tabu search on one goal for at most `moves` moves; the best plan is kept in best_plan.
 
     counters = [iteration, last improvement]. Returns 1 when the goal has nothing left to
@@ -892,8 +891,8 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
             if goal < 0:
                 continue
             return 1
-        # typed, not literal, constants: a literal -1 reaching swap or relabel would compile
-        # them once more for it (see the note in seating.jit)
+        # typed, not literal, constants: a literal -1 reaching swap would compile it once
+        # more for it (see the note in seating.jit)
         best_y = np.int64(-1)
         best_h = np.int64(-1)
         best_x2 = np.int64(-1)
@@ -951,28 +950,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                     best_y2 = y2
                     chosen[:] = trial
         h = best_h
-        # exchanging x's whole schedule with a few places of other countries
-        relabel_y = np.int64(-1)
-        for _r in range(relabels):
-            y = np.random.randint(P)
-            if country[y] == country[x]:
-                continue
-            evaluate_relabel(ev, st, seg, active, work, x, y)
-            for i in range(cost.shape[0]):
-                trial[i] = cost[i] + delta[i]
-            if not _admissible(trial, lock, locklen, seg, hard):
-                continue
-            if (rtabu[y] > it or rtabu[x] > it) and _order(trial, best_cost, weights) >= 0:
-                continue
-            c = -1 if (best_y < 0 and relabel_y < 0) else _order(trial, chosen, weights)
-            if c < 0 or (c == 0 and np.random.randint(2) == 0):
-                relabel_y = y
-                chosen[:] = trial
-        if relabel_y >= 0:
-            relabel(ev, st, seg, active, work, cost, x, relabel_y)
-            rtabu[x] = it + tenure + np.random.randint(tenure + 1)
-            rtabu[relabel_y] = it + tenure + np.random.randint(tenure + 1)
-        elif best_y >= 0:
+        if best_y >= 0:
             swap(ev, st, seg, active, cost, work, h, x, best_y)
             if best_x2 >= 0:
                 swap(ev, st, seg, active, cost, work, h, best_x2, best_y2)
@@ -1071,7 +1049,7 @@ class State:
 
     @property
     def key(self) -> np.ndarray:
-        """Seat key (planned wind) of every place in every hanchan; relabels change it."""
+        """Seat key (planned wind) of every place in every hanchan."""
         return self.ev[6]
 
     @property
@@ -1127,7 +1105,6 @@ class Search:
         self.hard = np.zeros(NGOALS, dtype=np.bool_)
         H, P = state.pos.shape
         self.tabu = np.zeros((H, P), dtype=np.int64)
-        self.rtabu = np.zeros(P, dtype=np.int64)
         self.counters = np.zeros(2, dtype=np.int64)
         self.best_cost = state.cost.copy()
         self.best_plan = state.plan.copy()
@@ -1213,7 +1190,7 @@ class Search:
         self._window(goal, length)
 
     def improve(self, goal: int, moves: int, deadline: float, log, chunk: int = 200,
-                relabels: int = 0, spread: int = 1, weights=None, stop_above=None,
+                spread: int = 1, weights=None, stop_above=None,
                 stop_at_bounds: bool = False, stall: int | None = None) -> int:
         """Search one goal for at most `moves` moves or until the deadline; returns moves used.
 
@@ -1245,9 +1222,9 @@ class Search:
                 step = min(chunk, moves - used)
                 start = self.counters[0]
                 done = run(s.ev, s.st, s.seg, s.active, s.work, s.cost, goal, step, self.hard,
-                           self.lock, self.locklen, self.bound, self.tabu, self.rtabu,
-                           self.counters, self.best_cost, self.best_plan, self.best_key,
-                           self.tenure, self.patience, relabels, spread,
+                           self.lock, self.locklen, self.bound, self.tabu, self.counters,
+                           self.best_cost, self.best_plan, self.best_key, self.tenure,
+                           self.patience, spread,
                            np.zeros_like(s.cost) if weights is None else weights,
                            self.screen_cheaply(goal))
                 used += int(self.counters[0] - start)
@@ -1369,7 +1346,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
             a = t_start * (t_end / t_start) ** (done / steps)
             b = t_start * (t_end / t_start) ** ((done + n) / steps)
             anneal(s.ev, s.st, s.seg, s.active, s.work, s.cost, n, search.hard, search.lock,
-                   search.locklen, w, a, b, 0.0, search.counters, search.best_cost,
+                   search.locklen, w, a, b, search.counters, search.best_cost,
                    search.best_plan, search.best_key, stats, fresh_only, compat_share, members,
                    cstart, floor, goal, mixlock, area_tables, area_span)
             done += n
@@ -1426,300 +1403,6 @@ def describe(goal: int, cost: np.ndarray, seg: np.ndarray) -> str:
         return f"fewest {what} {nz[0][0]} ({nz[0][1]} {who})"
     return ("counts outside fair share by 3+ (sum of gap - 2)/2/1: "
             + "/".join(str(int(v)) for v in values))
-
-
-# ----------------------------------------------------------------------------------
-# Relabelling: two places exchange their whole schedules
-# ----------------------------------------------------------------------------------
-#
-# Places x and y of different countries swap every seat they hold (and so their wind
-# patterns). The meeting graph is only relabelled: repeats among non-compatriots, common
-# opponents and the winds' validity cannot change. Countries met, class mix, back to back
-# and compatriot meetings can, which is what the lower goals need.
-
-
-@kernel
-def _swapped(v, x, y):
-    if v == x:
-        return y
-    if v == y:
-        return x
-    return v
-
-
-@kernel
-def _b2b_relabel(plan, pos, country, p, h, x, y):
-    """Back to back of place p at hanchan h after x and y exchanged schedules."""
-    S = plan.shape[2]
-    q = _swapped(p, x, y)  # p now sits where q sat
-    g0 = pos[h, q] // S
-    g1 = pos[h + 1, q] // S
-    for s0 in range(S):
-        u = plan[h, g0, s0]
-        if u == q:
-            continue
-        cu = country[_swapped(u, x, y)]
-        for s1 in range(S):
-            v = plan[h + 1, g1, s1]
-            if v != q and country[_swapped(v, x, y)] == cu:
-                return 1
-    return 0
-
-
-@kernel
-def _meet_cost(country, cweight, u, w, m):
-    if country[u] == country[w]:
-        return cweight[country[u]] * (m + 1) * m / 2
-    return m * (m - 1) / 2
-
-
-@kernel
-def evaluate_relabel(ev, st, seg, active, work, x, y):
-    """Delta of every cost entry (into work's delta) if x and y exchanged schedules."""
-    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
-    H, G, S = plan.shape
-    P = meet.shape[0]
-    delta[:] = 0.0
-    cx = country[x]
-    cy = country[y]
-    if cx == cy:
-        return  # compatriots exchanging schedules changes no goal
-    kx = pclass[x]
-    ky = pclass[y]
-    rep = seg[REPEATS, START]
-    com = seg[COMPATRIOTS, START]
-    for w in range(P):
-        if w == x or w == y:
-            continue
-        mx = meet[x, w]
-        my = meet[y, w]
-        if mx == my:
-            continue
-        # x now meets w my times, y meets w mx times
-        for u, m0, m1 in ((x, mx, my), (y, my, mx)):
-            d = _meet_cost(country, cweight, u, w, m1) - _meet_cost(country, cweight, u, w, m0)
-            if country[u] == country[w]:
-                delta[com] += d
-            else:
-                delta[rep] += d
-        if active[COUNTRIES]:
-            cw = country[w]
-            v0 = cmet[w]
-            v1 = v0
-            dr = 0
-            for c, dd in ((cx, my - mx), (cy, mx - my)):
-                if c != cw:
-                    before = ccount[w, c]
-                    after = before + dd
-                    v1 += (after > 0) - (before > 0)
-                    dr += after * (after - 1) // 2 - before * (before - 1) // 2
-            if v1 != v0:
-                _countries_entry(delta, seg, v0, -1.0)
-                _countries_entry(delta, seg, v1, 1.0)
-            if seg[COUNTRIES, GRADON]:
-                delta[seg[COUNTRIES, GRAD]] += dr
-        if active[TOTAL_MIX] and kx != ky:
-            for k, dd in ((kx, my - mx), (ky, mx - my)):
-                _mix_entry(delta, seg, TOTAL_MIX, mix_total[w, k], tgt_total[w, k], -1.0)
-                _mix_entry(delta, seg, TOTAL_MIX, mix_total[w, k] + dd, tgt_total[w, k], 1.0)
-    mxy = meet[x, y]
-    if active[COUNTRIES]:
-        for u, v in ((x, y), (y, x)):
-            # u takes v's opponents; u and v keep meeting each other
-            cu = country[u]
-            cv = country[v]
-            v1 = 0
-            r1 = 0
-            for c in range(ccount.shape[1]):
-                n = ccount[v, c]
-                if c == cu:
-                    n -= mxy
-                if c == cv:
-                    n += mxy
-                if c != cu and n > 0:
-                    v1 += 1
-                    r1 += n * (n - 1) // 2
-            if v1 != cmet[u]:
-                _countries_entry(delta, seg, cmet[u], -1.0)
-                _countries_entry(delta, seg, v1, 1.0)
-            if seg[COUNTRIES, GRADON]:
-                delta[seg[COUNTRIES, GRAD]] += r1 - _country_repeats(ccount, country, u)
-    if (active[DAY_MIX] or active[TOTAL_MIX]):
-        D = mix.shape[1]
-        K = mix.shape[2]
-        for u, v in ((x, y), (y, x)):
-            ku = pclass[u]
-            kv = pclass[v]
-            for d in range(D):
-                # hanchans of day d where x and y met
-                met_d = 0
-                for h in range(H):
-                    if day_of[h] == d and pos[h, x] // S == pos[h, y] // S:
-                        met_d += 1
-                for k in range(K):
-                    new = mix[v, d, k] - (met_d if k == ku else 0) + (met_d if k == kv else 0)
-                    if active[DAY_MIX] and new != mix[u, d, k]:
-                        _mix_entry(delta, seg, DAY_MIX, mix[u, d, k], tgt[u, d, k], -1.0)
-                        _mix_entry(delta, seg, DAY_MIX, new, tgt[u, d, k], 1.0)
-            if active[TOTAL_MIX]:
-                for k in range(K):
-                    new = mix_total[v, k] - (mxy if k == ku else 0) + (mxy if k == kv else 0)
-                    if new != mix_total[u, k]:
-                        _mix_entry(delta, seg, TOTAL_MIX, mix_total[u, k], tgt_total[u, k], -1.0)
-                        _mix_entry(delta, seg, TOTAL_MIX, new, tgt_total[u, k], 1.0)
-        if active[DAY_MIX] and kx != ky:
-            # every other place that met x or y, once per day
-            for h in range(H):
-                d = day_of[h]
-                gx = pos[h, x] // S
-                gy = pos[h, y] // S
-                for i in range(2 if gx != gy else 1):
-                    g = gx if i == 0 else gy
-                    for s in range(S):
-                        w = plan[h, g, s]
-                        if w != x and w != y:
-                            _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan,
-                                             pos, x, y, h)
-    if active[BACK_TO_BACK]:
-        b = seg[BACK_TO_BACK, START]
-        token[0] += 1
-        t = token[0]
-        for h in range(H):
-            for src in (x, y):
-                g = pos[h, src] // S
-                for s in range(S):
-                    p = plan[h, g, s]
-                    for hb in (h - 1, h):
-                        if hb < 0 or hb >= H - 1 or b2bstamp[p, hb] == t:
-                            continue
-                        b2bstamp[p, hb] = t
-                        delta[b] += _b2b_relabel(plan, pos, country, p, hb, x, y) - _b2b(
-                            plan, pos, country, p, hb)
-
-
-@kernel
-def _day_mix_relabel(delta, seg, mix, tgt, w, d, kx, ky, day_of, plan, pos, x, y, h):
-    """Day-mix delta of place w (counted once per day: at its first meeting with x or y)."""
-    H, G, S = plan.shape
-    for h2 in range(h):
-        if day_of[h2] == d and (pos[h2, w] // S == pos[h2, x] // S
-                                or pos[h2, w] // S == pos[h2, y] // S):
-            return
-    # meetings of w with x and with y on day d
-    nx = 0
-    ny = 0
-    for h2 in range(H):
-        if day_of[h2] != d:
-            continue
-        if pos[h2, w] // S == pos[h2, x] // S:
-            nx += 1
-        if pos[h2, w] // S == pos[h2, y] // S:
-            ny += 1
-    if nx == ny:
-        return
-    for k, dd in ((kx, ny - nx), (ky, nx - ny)):
-        _mix_entry(delta, seg, DAY_MIX, mix[w, d, k], tgt[w, d, k], -1.0)
-        _mix_entry(delta, seg, DAY_MIX, mix[w, d, k] + dd, tgt[w, d, k], 1.0)
-
-
-@kernel
-def relabel(ev, st, seg, active, work, cost, x, y):
-    """x and y exchange schedules; cost is updated by the evaluated delta."""
-    country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
-    H, G, S = plan.shape
-    P = meet.shape[0]
-    evaluate_relabel(ev, st, seg, active, work, x, y)
-    for i in range(cost.shape[0]):
-        cost[i] += delta[i]
-    cx = country[x]
-    cy = country[y]
-    # counts of every other place, from the old meeting rows
-    for w in range(P):
-        if w == x or w == y:
-            continue
-        mx = meet[x, w]
-        my = meet[y, w]
-        if mx != my:
-            _count_change(country, ccount, cmet, w, cx, my - mx)
-            _count_change(country, ccount, cmet, w, cy, mx - my)
-    for h in range(H):
-        d = day_of[h]
-        for src, k_old, k_new in ((x, pclass[x], pclass[y]), (y, pclass[y], pclass[x])):
-            if k_old == k_new:
-                continue
-            g = pos[h, src] // S
-            for s in range(S):
-                w = plan[h, g, s]
-                if w != x and w != y:
-                    mix[w, d, k_old] -= 1
-                    mix[w, d, k_new] += 1
-                    mix_total[w, k_old] -= 1
-                    mix_total[w, k_new] += 1
-    # the plan, seats and wind patterns
-    for h in range(H):
-        gx = pos[h, x]
-        gy = pos[h, y]
-        plan[h, gx // S, gx % S] = y
-        plan[h, gy // S, gy % S] = x
-        pos[h, x] = gy
-        pos[h, y] = gx
-        kk = key[h, x]
-        key[h, x] = key[h, y]
-        key[h, y] = kk
-    # meeting and common-opponent matrices: swap rows and columns x, y
-    for M in (meet, common):
-        for w in range(P):
-            t = M[x, w]
-            M[x, w] = M[y, w]
-            M[y, w] = t
-        for w in range(P):
-            t = M[w, x]
-            M[w, x] = M[w, y]
-            M[w, y] = t
-    # low lists: exchange x's and y's lists, and x <-> y inside everybody's list
-    n = max(lowcnt[x], lowcnt[y])
-    for i in range(n):
-        t = low[x, i]
-        low[x, i] = low[y, i]
-        low[y, i] = t
-    t = lowcnt[x]
-    lowcnt[x] = lowcnt[y]
-    lowcnt[y] = t
-    for w in range(P):
-        t = lowpos[x, w]
-        lowpos[x, w] = lowpos[y, w]
-        lowpos[y, w] = t
-    for w in range(P):
-        px = lowpos[w, x]
-        py = lowpos[w, y]
-        lowpos[w, x] = py
-        lowpos[w, y] = px
-        if py >= 0:
-            low[w, py] = x
-        if px >= 0:
-            low[w, px] = y
-    # x's and y's own rows, recounted from the plan
-    for u in (x, y):
-        for c in range(ccount.shape[1]):
-            ccount[u, c] = 0
-        mix[u, :, :] = 0
-        mix_total[u, :] = 0
-        for h in range(H):
-            g = pos[h, u] // S
-            for s in range(S):
-                v = plan[h, g, s]
-                if v != u:
-                    ccount[u, country[v]] += 1
-                    mix[u, day_of[h], pclass[v]] += 1
-                    mix_total[u, pclass[v]] += 1
-        cmet[u] = 0
-        for c in range(ccount.shape[1]):
-            if c != country[u] and ccount[u, c] > 0:
-                cmet[u] += 1
 
 
 @kernel
@@ -1882,12 +1565,11 @@ def _draws(rng, n, count):
 
 @njit(cache=True)
 def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights, t_start, t_end,
-           relabel_share, counters, best_cost, best_plan, best_key, stats, fresh_only,
-           compat_share, members, cstart, floor, focus, mixlock, area_tables, area_span):
+           counters, best_cost, best_plan, best_key, stats, fresh_only, compat_share, members,
+           cstart, floor, focus, mixlock, area_tables, area_span):
     """Simulated annealing on the weighted cost, never leaving the locks.
 
-    A step is a random swap of two places with the same seat key in one hanchan, or (with
-    probability relabel_share) two places of different countries exchanging schedules.
+    A step is a random swap of two places with the same seat key in one hanchan.
     focus: the goal annealed. For back to back, B2B_FOCUS of the swaps start from a place
     listed (at the start of the call) as meeting a country twice in a row; for the class
     mixes, MIX_FOCUS of the swaps start from a place listed as 3 or more off its fair share
@@ -1988,61 +1670,54 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                                 if v != p and country[v] == country[u]:
                                     x = u
                     break
-        rel = relabel_share > 0.0 and _unit(rng) < relabel_share
-        if rel:
-            y = _below(rng, P)
-            if country[x] == country[y]:
-                continue
-            evaluate_relabel(ev, st, seg, active, work, x, y)
+        if hf >= 0 and movable[hf]:
+            h = hf
+        elif nmov > 0:
+            h = hanchans[_below(rng, nmov)]
         else:
-            if hf >= 0 and movable[hf]:
-                h = hf
-            elif nmov > 0:
-                h = hanchans[_below(rng, nmov)]
-            else:
+            continue
+        gx = pos[h, x] // S
+        x2 = -1
+        y2 = -1
+        compat = compat_share > 0.0 and _unit(rng) < compat_share
+        if compat:
+            # a compatriot of x: other places see the same country either way
+            y = members[cstart[country[x]] + _below(rng, cstart[country[x] + 1]
+                                                    - cstart[country[x]])]
+            if y == x or key[h, y] != key[h, x] or pos[h, y] // S == gx:
                 continue
-            gx = pos[h, x] // S
-            x2 = -1
-            y2 = -1
-            compat = compat_share > 0.0 and _unit(rng) < compat_share
-            if compat:
-                # a compatriot of x: other places see the same country either way
-                y = members[cstart[country[x]] + _below(rng, cstart[country[x] + 1]
-                                                        - cstart[country[x]])]
-                if y == x or key[h, y] != key[h, x] or pos[h, y] // S == gx:
-                    continue
-                gy = pos[h, y] // S
-            else:
-                # another table of x's area (with one area the same draw as among all)
-                lo = area_span[h, gx, 0]
-                n = area_span[h, gx, 1] - lo
-                if n < 2:
-                    continue
-                i = _below(rng, n - 1)
-                if i >= area_span[h, gx, 2] - lo:
-                    i += 1
-                gy = area_tables[h, lo + i]
-                # the place of x's wind at the other table (any place when seats are free)
-                y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
-                     else plan[h, gy, _below(rng, S)])
-                if key[h, y] != key[h, x]:
-                    continue  # a guard: same area and seat give the same key
-            if not compat and key[h, x] >= 0 and _unit(rng) < 0.5:
-                k2 = _below(rng, S - 1)
-                if k2 >= pos[h, x] % S:
-                    k2 += 1
-                x2 = plan[h, gx, k2]
-                y2 = plan[h, gy, k2]
-            if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+            gy = pos[h, y] // S
+        else:
+            # another table of x's area (with one area the same draw as among all)
+            lo = area_span[h, gx, 0]
+            n = area_span[h, gx, 1] - lo
+            if n < 2:
                 continue
-            if floor > 0 or mixlock > 0:
-                _two_tables(plan, pos, h, x, y, x2, y2, vec)
-            if floor > 0 and not _countries_floor_kept(plan, country, ccount, cmet, floor, vec):
-                continue
-            if mixlock > 0 and not _mix_kept(plan, pclass, day_of, mix, mix_total, tgt,
-                                             tgt_total, h, mixlock, vec):
-                continue
-            evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not later)
+            i = _below(rng, n - 1)
+            if i >= area_span[h, gx, 2] - lo:
+                i += 1
+            gy = area_tables[h, lo + i]
+            # the place of x's wind at the other table (any place when seats are free)
+            y = (plan[h, gy, pos[h, x] % S] if key[h, x] >= 0
+                 else plan[h, gy, _below(rng, S)])
+            if key[h, y] != key[h, x]:
+                continue  # a guard: same area and seat give the same key
+        if not compat and key[h, x] >= 0 and _unit(rng) < 0.5:
+            k2 = _below(rng, S - 1)
+            if k2 >= pos[h, x] % S:
+                k2 += 1
+            x2 = plan[h, gx, k2]
+            y2 = plan[h, gy, k2]
+        if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+            continue
+        if floor > 0 or mixlock > 0:
+            _two_tables(plan, pos, h, x, y, x2, y2, vec)
+        if floor > 0 and not _countries_floor_kept(plan, country, ccount, cmet, floor, vec):
+            continue
+        if mixlock > 0 and not _mix_kept(plan, pclass, day_of, mix, mix_total, tgt,
+                                         tgt_total, h, mixlock, vec):
+            continue
+        evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not later)
         for i in range(cost.shape[0]):
             trial[i] = cost[i] + delta[i]
         if not _admissible(trial, lock, locklen, seg, hard):
@@ -2052,7 +1727,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             d += weights[i] * delta[i]
         if d > 1e-12 and _unit(rng) >= np.exp(-d / temp):
             continue
-        if later and not rel:
+        if later:
             # the common opponents, the dearest part, only for a swap otherwise accepted
             _indirect_delta(st, seg, work, 2 * S)
             for i in range(si, si + seg[INDIRECT, ACTIVE]):
@@ -2060,12 +1735,9 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             if not _admissible(trial, lock, locklen, seg, hard):
                 continue
         stats[1] += 1
-        if rel:
-            relabel(ev, st, seg, active, work, cost, x, y)
-        else:
-            swap(ev, st, seg, active, cost, work, h, x, y)
-            if x2 >= 0:
-                swap(ev, st, seg, active, cost, work, h, x2, y2)
+        swap(ev, st, seg, active, cost, work, h, x, y)
+        if x2 >= 0:
+            swap(ev, st, seg, active, cost, work, h, x2, y2)
         score += d
         if score < best - 1e-9:
             best = score

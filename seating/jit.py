@@ -9,9 +9,9 @@ allocating it. Tiny helpers of the hottest loops are inlined into their callers.
 
 A compiled function called from another with a literal argument (`-1`, `True`) is compiled
 once more for that literal, and a variable first set to a literal (`best = -1`) can cause
-the same while its type is inferred. So the large ones (engine.swap, evaluate, relabel) get
-typed constants (`np.int64(-1)`): the first run of the swap stage on a machine, which
-compiles them, took 37 s instead of 51 s (default event; the same plans).
+the same while its type is inferred. So the large ones (engine.swap, evaluate) get typed
+constants (`np.int64(-1)`): the first run of the swap stage on a machine, which compiles
+them, took 37 s instead of 51 s (default event; the same plans).
 """
 
 from numba import njit
