@@ -72,6 +72,8 @@ from itertools import combinations, product
 import numpy as np
 from numba import njit
 
+from .jit import copy_into
+
 # ---------------------------------------------------------------------------------------
 # Finite fields GF(q), q = p^n, elements 0..q-1 (base-p digits = polynomial coefficients)
 # ---------------------------------------------------------------------------------------
@@ -354,7 +356,7 @@ def _link_tabu(k, m, rounds, iterations, seed, tenure, stall, pair):
         cost += pick_d
         if cost < best:
             best, last = cost, it
-            best_s[:] = s
+            copy_into(best_s, s)
     return best, best_s[1:].copy()
 
 

@@ -40,7 +40,7 @@ import time
 import numpy as np
 from numba import njit
 
-from .jit import fast, kernel
+from .jit import copy_into, fast, kernel
 from .rules import (
     BACK_TO_BACK,
     COMPATRIOTS,
@@ -948,7 +948,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                     best_h = h
                     best_x2 = x2
                     best_y2 = y2
-                    chosen[:] = trial
+                    copy_into(chosen, trial)
         h = best_h
         if best_y >= 0:
             swap(ev, st, seg, active, cost, work, h, x, best_y)
@@ -961,9 +961,9 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
         else:
             continue
         if _order(cost, best_cost, weights) < 0:
-            best_cost[:] = cost
-            best_plan[:] = plan
-            best_key[:] = key
+            copy_into(best_cost, cost)
+            copy_into(best_plan, plan)
+            copy_into(best_key, key)
             counters[1] = it
         elif it - counters[1] > patience:
             # dead end: a few random admissible swaps, then carry on from there
@@ -974,11 +974,11 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                 b = np.random.randint(P)
                 if hh < 0 or key[hh, a] != key[hh, b] or pos[hh, a] // S == pos[hh, b] // S:
                     continue
-                saved[:] = cost
+                copy_into(saved, cost)
                 swap(ev, st, seg, active, cost, work, hh, a, b)
                 if not _admissible(cost, lock, locklen, seg, hard):
                     swap(ev, st, seg, active, cost, work, hh, a, b)
-                    cost[:] = saved
+                    copy_into(cost, saved)
     return 0
 
 
@@ -1741,8 +1741,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         score += d
         if score < best - 1e-9:
             best = score
-            best_cost[:] = cost
-            best_plan[:] = plan
-            best_key[:] = key
+            copy_into(best_cost, cost)
+            copy_into(best_plan, plan)
+            copy_into(best_key, key)
             counters[1] = counters[0]
     return best

@@ -19,7 +19,7 @@ from . import engine
 from .bounds import compatriot_floor, countries_ceiling, indirect_ceiling, mix_targets, repeat_floor
 from .countries import compatriot_weights, size_classes
 from .event import Event
-from .jit import fast
+from .jit import copy_into, fast
 from .rules import targets
 
 B2B_COMPATRIOTS = 0.3  # share of back-to-back steps that swap two compatriots of one
@@ -227,8 +227,8 @@ def _rename(opp, day_of, pclass, tgt, tgt_total, start, size, groups, gstart, se
             if cost[i] > best[i] + 1e-9:
                 break
         if better:
-            best[:] = cost
-            best_name[:] = name
+            copy_into(best, cost)
+            copy_into(best_name, name)
     return best_name, first, best
 
 

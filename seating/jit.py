@@ -18,3 +18,15 @@ from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
 fast = njit(_nrt=False, inline="always")
+
+
+@fast
+def copy_into(dst, src):
+    """dst[...] = src for two contiguous arrays of one shape, element by element. Numba's own
+    array assignment checks the shapes with an error message whose formatting it compiles
+    in every process that compiles such a function: on the default event, 4-5 s of the
+    first run of each stage (a65583c: its whole first run 92 s, 77 s with this)."""
+    d = dst.reshape(dst.size)
+    s = src.reshape(src.size)
+    for i in range(d.size):
+        d[i] = s[i]

@@ -61,7 +61,7 @@ from numba import njit
 
 from .bounds import area_shares
 from .event import Event
-from .jit import kernel
+from .jit import copy_into, kernel
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits - 1) adds
@@ -239,8 +239,8 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
         if fault_weight * total + away < fault_weight * best + best_away:
             best = total
             best_away = away
-            best_area[:] = area
-    area[:] = best_area
+            copy_into(best_area, area)
+    copy_into(area, best_area)
     return best
 
 
@@ -424,7 +424,7 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
         tabu[h, g2] = it + tenure + np.random.randint(tenure)
         if faults == 0 and cost < best:
             best = cost
-            best_area[:] = area
+            copy_into(best_area, area)
             last = it
         if faults == 0:
             weight = w_event
@@ -433,7 +433,7 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
             # long among choices that break an event share: weigh them more, till one is back
             weight = min(2 * weight, 1 << 20)
             last = it
-    area[:] = best_area
+    copy_into(area, best_area)
     return best
 
 
@@ -1123,8 +1123,8 @@ def _anneal(plan, assign, table_of, movable, area_at, share, day_share, day_of, 
             total += d
             if total < best - 1e-9:
                 best = total
-                best_assign[:] = assign
-    assign[:] = best_assign
+                copy_into(best_assign, assign)
+    copy_into(assign, best_assign)
     return best
 
 
@@ -1244,8 +1244,8 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         if cost < best:
             best = cost
             best_ev, best_dy, best_rep = ev, dy, rep
-            best_area[:] = place_area
-    place_area[:] = best_area
+            copy_into(best_area, place_area)
+    copy_into(place_area, best_area)
     return best_ev, best_dy, best_rep
 
 

@@ -114,7 +114,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from .jit import fast, kernel
+from .jit import copy_into, fast, kernel
 
 SEAT_ORDER = (0, 2, 1, 3)  # the row's table [a, b | c, e] seated E, S, W, N as a, c, b, e
 
@@ -518,7 +518,7 @@ def _anneal(
             cost += delta
             if cost < best:
                 best = cost
-                best_slots[:] = slot_value
+                copy_into(best_slots, slot_value)
         else:  # undo
             for j in range(n):
                 _table_add(vals, touched[j], M, pc, oc, -1)

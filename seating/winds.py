@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .jit import kernel
+from .jit import copy_into, kernel
 from .rules import count_bounds, sequence_faults
 
 
@@ -336,11 +336,11 @@ def _improve(plan, winds, day_start, day_len, nwinds, movable, seed, steps):
             if total < best_total or (total == best_total and spread_total < best_spread):
                 best_total = total
                 best_spread = spread_total
-                best_plan[:] = plan
+                copy_into(best_plan, plan)
         else:
             winds[a, h] = s1
             winds[b, h] = s2
-    plan[:] = best_plan
+    copy_into(plan, best_plan)
     return best_total
 
 
@@ -457,10 +457,10 @@ def _block_repair(plan, day_start, day_len, block_free, movable, seed, steps, t_
             total += d
             if total < best:
                 best = total
-                best_plan[:] = plan
+                copy_into(best_plan, plan)
         else:
             _exchange(plan, winds, cyc_h, cyc_g, n, a, b)  # undone
-    plan[:] = best_plan
+    copy_into(plan, best_plan)
     return best
 
 
