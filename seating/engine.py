@@ -311,7 +311,7 @@ def _player_entries(ev, st, seg, active, cost, p, h, sign):
 @kernel
 def _touch(st, seg, cost, work, u, w):
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     a = min(u, w)
     b = max(u, w)
     if stamp[a, b] != token[0]:
@@ -367,7 +367,7 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     S = plan.shape[2]
     k = S - 1
     token[0] += 1
@@ -461,7 +461,7 @@ def _indirect_delta(st, seg, work, n):
     """The common-opponent entries of the delta of the move evaluate has laid out in work
     (its members, and their meetings before and after); see evaluate."""
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     mem = vec[0]
     old = mat[0]
     new = mat[1]
@@ -508,7 +508,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     n = 2 * S
     delta[:] = 0.0
@@ -852,7 +852,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     st0 = seg[max(goal, 0), START]
@@ -1029,7 +1029,6 @@ class State:
             np.zeros(P, dtype=np.int64),
             np.zeros(P, dtype=np.int64),
             np.zeros(cost_length_nb(self.seg), dtype=np.float64),
-            np.zeros((P, H), dtype=np.int64),
             # small buffers of the hot kernels (no allocation per call): the places of
             # two tables and their sides, their meetings before and after, pair lists
             np.zeros((5, 2 * S), dtype=np.int64),
@@ -1581,7 +1580,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
     plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
-    stamp, token, touched, inset, scratch, wlist, delta, b2bstamp, vec, mat, pairs = work
+    stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
     trial = cost.copy()

@@ -101,9 +101,9 @@ def test_mix_test_before_evaluation_is_exact(seed, which):
         x, y = state.plan[h, ga, s1], state.plan[h, gb, s1]
         x2, y2 = ((state.plan[h, ga, s2], state.plan[h, gb, s2]) if rng.random() < 0.5
                   else (-1, -1))
-        engine._two_tables(state.plan, state.pos, h, x, y, x2, y2, state.work[8])
+        engine._two_tables(state.plan, state.pos, h, x, y, x2, y2, state.work[7])
         kept = engine._mix_kept(state.plan, pclass, day_of, state.st[6], state.st[7], tgt,
-                                tgt_total, h, which, state.work[8])
+                                tgt_total, h, which, state.work[7])
         places = np.concatenate([state.plan[h, ga], state.plan[h, gb]])
         d = day_of[h]
         day, event = state.st[6][places, d].copy(), state.st[7][places].copy()
