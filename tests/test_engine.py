@@ -217,3 +217,42 @@ def test_annealing_generator_stays_in_range_and_spreads(seed, n):
     units = engine._draws(np.array([seed], dtype=np.uint64), 0, 20000)
     assert (units >= 0).all() and (units < 1).all()
     assert abs(units.mean() - 0.5) < 0.02
+
+
+def test_the_search_compiles_each_large_kernel_once(tmp_path):
+    """The swap and goals stages compile each large kernel of the search for one signature
+    only: a literal constant passed to one (`swap(..., -1)`), or a variable first set to
+    one, would add a second compilation of it to every first run (seating.jit). Checked in
+    a fresh process with an empty numba cache (a kernel loaded with its caller's cached
+    code lists no signature of its own), so that the tests' own calls do not count."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = f"""
+import yaml
+from seating import engine
+from seating.draft import first_plan, seat_keys
+from seating.event import load_event
+from seating.goals import improve_goals
+from seating.swaps import improve_meetings
+schema = yaml.safe_load(open({str(root / "workflow/schemas/config.schema.yaml")!r}))
+event = load_event(yaml.safe_load(open({str(root / "tests/data/small.yaml")!r})), schema)
+s = event.search
+plan, _ = first_plan(event)
+quiet = lambda line: None
+plan, _ = improve_meetings(event, plan, seat_keys(event, plan), s["swap_moves"], 60, quiet)
+improve_goals(event, plan, seat_keys(event, plan), s["goal_moves"], 60, quiet,
+              steps=s["anneal_steps"])
+for f in (engine.run, engine.anneal, engine.swap, engine.evaluate, engine.pick_focus,
+          engine._meet_change, engine._count_change, engine._player_entries):
+    print(f.py_func.__name__, len(f.signatures))
+"""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=root, env=env).stdout.split("\n")
+    counts = dict(line.split() for line in out if line)
+    assert len(counts) == 8
+    assert all(n == "1" for n in counts.values()), counts
