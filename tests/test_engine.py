@@ -4,6 +4,11 @@ Every delta the search relies on (evaluate, swap) must equal what a full recount
 of the changed plan gives; a wrong delta would silently mislead the search.
 """
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -225,11 +230,6 @@ def test_the_search_compiles_each_large_kernel_once(tmp_path):
     one, would add a second compilation of it to every first run (seating.jit). Checked in
     a fresh process with an empty numba cache (a kernel loaded with its caller's cached
     code lists no signature of its own), so that the tests' own calls do not count."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[1]
     code = f"""
 import yaml
