@@ -10,6 +10,7 @@ $(BIN)/.installed: requirements.txt pyproject.toml
 	python3 -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m seating.precompile
 	touch $@
 
 run: $(BIN)/.installed

@@ -224,35 +224,52 @@ def test_annealing_generator_stays_in_range_and_spreads(seed, n):
     assert abs(units.mean() - 0.5) < 0.02
 
 
-def test_the_search_compiles_each_large_kernel_once(tmp_path):
-    """The swap and goals stages compile each large kernel of the search for one signature
-    only: a literal constant passed to one (`swap(..., -1)`), or a variable first set to
-    one, would add a second compilation of it to every first run (seating.jit). Checked in
-    a fresh process with an empty numba cache (a kernel loaded with its caller's cached
-    code lists no signature of its own), so that the tests' own calls do not count."""
+def test_the_install_compiles_what_the_default_event_needs_once(tmp_path):
+    """`python -m seating.precompile` (run by the Makefile's install) compiles each large
+    kernel of the search for one signature only: a literal constant passed to one
+    (`swap(..., -1)`), or a variable first set to one, would add a second compilation of it
+    to every first run (seating.jit). And a later process that plans the default event (its
+    shape: 200 places, three areas, days of 5/5/4; small budgets) compiles nothing more: every
+    compiled function of the package it calls is found in numba's cache. Both in fresh
+    processes sharing a cache directory that starts empty, so that the tests' own calls do
+    not count."""
     root = Path(__file__).resolve().parents[1]
-    code = f"""
-import yaml
-from seating import engine
-from seating.draft import first_plan, seat_keys
-from seating.event import load_event
-from seating.goals import improve_goals
-from seating.swaps import improve_meetings
-schema = yaml.safe_load(open({str(root / "workflow/schemas/config.schema.yaml")!r}))
-event = load_event(yaml.safe_load(open({str(root / "tests/data/small.yaml")!r})), schema)
-s = event.search
-plan, _ = first_plan(event)
-quiet = lambda line: None
-plan, _ = improve_meetings(event, plan, seat_keys(event, plan), s["swap_moves"], 60, quiet)
-improve_goals(event, plan, seat_keys(event, plan), s["goal_moves"], 60, quiet,
-              steps=s["anneal_steps"])
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    install = """
+from seating import engine, precompile
+precompile.main()
 for f in (engine.run, engine.anneal, engine.swap, engine.evaluate, engine.pick_focus,
           engine._meet_change, engine._count_change, engine._player_entries):
     print(f.py_func.__name__, len(f.signatures))
 """
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", install], capture_output=True, text=True,
                          check=True, cwd=root, env=env).stdout.split("\n")
-    counts = dict(line.split() for line in out if line)
+    counts = dict(line.split() for line in out if line and not line.startswith("precompile"))
     assert len(counts) == 8
     assert all(n == "1" for n in counts.values()), counts
+    later = f"""
+import importlib, pkgutil, yaml
+import seating
+from numba.core.registry import CPUDispatcher
+from seating.check import recount
+from seating.core import plan
+from seating.event import load_event
+schema = yaml.safe_load(open({str(root / "workflow/schemas/config.schema.yaml")!r}))
+config = yaml.safe_load(open({str(root / "config/config.yaml")!r}))
+config["search"].update(anneal_steps=100_000, back_to_back_steps=100_000, goal_moves=300)
+event = load_event(config, schema)
+recount(event, plan(event)[0])
+calls = 0
+for info in pkgutil.iter_modules(seating.__path__):
+    module = importlib.import_module("seating." + info.name)
+    for name, f in vars(module).items():
+        if isinstance(f, CPUDispatcher) and f.__module__ == module.__name__:
+            calls += sum(f.stats.cache_hits.values())
+            if sum(f.stats.cache_misses.values()):
+                print("compiled", module.__name__, name)
+print("loaded", calls)
+"""
+    out = subprocess.run([sys.executable, "-c", later], capture_output=True, text=True,
+                         check=True, cwd=root, env=env).stdout.split("\n")
+    assert [line for line in out if line.startswith("compiled")] == []
+    assert int(out[-2].split()[1]) > 10  # the plan did load compiled code from the cache
