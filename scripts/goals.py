@@ -13,7 +13,8 @@ def main(smk):
     plan = io.read_groups(smk.input.groups, event)
     search = event.search
     plan, _, summary = improve_goals(event, plan, seat_keys(event, plan), search["goal_moves"],
-                                     search["time_limit"], log, steps=search["anneal_steps"])
+                                     search["time_limit"], log, steps=search["anneal_steps"],
+                                     b2b_steps=search.get("back_to_back_steps"))
     io.write_groups(smk.output.groups, event, plan)
     io.write_json(smk.output.summary, summary)
 

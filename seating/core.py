@@ -34,7 +34,8 @@ def plan(event: Event, log=lambda line: None, design: bool = False) -> tuple[np.
     seconds["swaps"] = time.perf_counter() - start
     start = time.perf_counter()
     groups, _, _ = improve_goals(event, groups, seat_keys(event, groups), search["goal_moves"],
-                                 search["time_limit"], log, steps=search["anneal_steps"])
+                                 search["time_limit"], log, steps=search["anneal_steps"],
+                                 b2b_steps=search.get("back_to_back_steps"))
     seconds["goals"] = time.perf_counter() - start
     start = time.perf_counter()
     groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"],

@@ -29,9 +29,10 @@ B2B_COMPATRIOTS = 0.3  # share of back-to-back steps that swap two compatriots o
 # day count 2 off on 4 seeds either way, core plan 4.75 -> 5.0 s; seeds 1-8: 0.5 as good
 # (526), as part of double swaps 538; the same in the class mix phases left a day count 2
 # off on as many seeds (3 against 4)
-B2B_STEPS = 2  # the back-to-back phase anneals this many times anneal_steps: the lowest
-# meeting goal, the one far from its bound. Default event, seeds 1-8 (core plan, means over
-# seeds 3-8): 526 at 1 (4.6 s), 469 at 2 (5.5 s), 427 at 3 (6.6 s)
+B2B_STEPS = 2  # without search.back_to_back_steps, the back-to-back phase anneals this
+# many times anneal_steps: the lowest meeting goal, the one far from its bound. Default
+# event at 3 M steps, seeds 1-8 (core plan, means over seeds 3-8): 526 at 1 (4.6 s), 469 at
+# 2 (5.5 s), 427 at 3 (6.6 s)
 COUNTRIES_STALL = 1_000  # the countries tabu search stops after this many moves without a
 # change of its best figures (the annealing after it takes the worst-off further). 177 places
 # at tables of 3 over 10 hanchans (benchmarks/unseen.py --table-size 3, generator seed 21):
@@ -299,9 +300,12 @@ def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
 
 
 def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
-                  time_limit: float, log=print, movable=None, steps: int = 4_000_000
-                  ) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Stage 4: search the finer goals in order, each locked before the next."""
+                  time_limit: float, log=print, movable=None, steps: int = 4_000_000,
+                  b2b_steps: int | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Stage 4: search the finer goals in order, each locked before the next.
+
+    steps: annealing steps of each goal's phase; b2b_steps those of the back-to-back
+    phase (default B2B_STEPS times steps)."""
     # a goal's entries are only counted from its own phase on: below the phase they would
     # only cost evaluation time
     active = np.zeros(engine.NGOALS, dtype=bool)
@@ -348,8 +352,11 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                 state.seg[goal, engine.ACTIVE] = target
                 state.recount()
             b2b = goal == engine.BACK_TO_BACK
-            used[name] = engine.anneal_goal(search, goal, steps * (B2B_STEPS if b2b else 1),
-                                            deadline, log,
+            if b2b:
+                phase = B2B_STEPS * steps if b2b_steps is None else b2b_steps
+            else:
+                phase = steps
+            used[name] = engine.anneal_goal(search, goal, phase, deadline, log,
                                             compat_share=B2B_COMPATRIOTS if b2b else 0.0)
         search.lock_goal(goal, target)
     plan, keys = state.plan.copy(), state.key.copy()

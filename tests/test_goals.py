@@ -96,3 +96,30 @@ def test_nothing_to_exchange_without_two_classes_of_one_size(schema):
     event = named_event(schema, (10, 9, 8, 6, 4, 3), 4, [4], 1)
     plan = np.stack([np.random.default_rng(h).permutation(40).reshape(10, 4) for h in range(4)])
     assert rename_delegations(event, plan, np.zeros((4, 40), dtype=np.int64)) is None
+
+
+def test_the_back_to_back_phase_takes_its_own_steps(small_event):
+    """search.back_to_back_steps sets the back-to-back phase's annealing steps alone; without
+    it the phase takes B2B_STEPS times anneal_steps. The steps are those the annealing
+    counted; the phases before it take the same steps either way, and the hard meeting rules
+    hold in both plans (recounted from their groups)."""
+    from seating.draft import first_plan, seat_keys
+    from seating.goals import B2B_STEPS, improve_goals
+    from seating.swaps import improve_meetings
+
+    event = small_event
+    s = event.search
+    quiet = lambda line: None  # noqa: E731
+    groups, _ = first_plan(event)
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
+                                 300.0, quiet)
+    moves = []
+    for b2b_steps, expected in ((None, B2B_STEPS * s["anneal_steps"]), (150_000, 150_000)):
+        plan, _, summary = improve_goals(event, groups.copy(), seat_keys(event, groups),
+                                         s["goal_moves"], 300.0, quiet,
+                                         steps=s["anneal_steps"], b2b_steps=b2b_steps)
+        assert summary["moves"]["back_to_back"] == expected
+        moves.append({k: v for k, v in summary["moves"].items() if k != "back_to_back"})
+        figures = recount(event, plan, winds_known=False)
+        assert figures["repeat_meetings"] == 0 and figures["compatriot_meetings"] == 0
+    assert moves[0] == moves[1]
