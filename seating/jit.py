@@ -11,7 +11,8 @@ A compiled function called from another with a literal argument (`-1`, `True`) i
 once more for that literal, and a variable first set to a literal (`best = -1`) can cause
 the same while its type is inferred. So the large ones (engine.swap, evaluate) get typed
 constants (`np.int64(-1)`): the first run of the swap stage on a machine, which compiles
-them, took 37 s instead of 51 s (default event; the same plans).
+them, took 37 s instead of 51 s (default event; the same plans). The install compiles
+once for the default event's stages (seating/precompile.py).
 """
 
 from numba import njit
