@@ -33,6 +33,12 @@ B2B_STEPS = 2  # without search.back_to_back_steps, the back-to-back phase annea
 # many times anneal_steps: the lowest meeting goal, the one far from its bound. Default
 # event at 3 M steps, seeds 1-8 (core plan, means over seeds 3-8): 526 at 1 (4.6 s), 469 at
 # 2 (5.5 s), 427 at 3 (6.6 s)
+B2B_T_END = 0.15  # the back-to-back phase cools from 1 down to this (the other phases to
+# 0.05): below about 0.2 it made almost no progress (seed 1 at 80 M steps: 281 at step
+# 48.5 M, 278 at the end). Default event, seeds 1-4: 80 M steps 256 / 236 / 266 / 256 at
+# 0.05, 241 / 229 / 223 / 241 at 0.1, 222 / 198 / 230 / 220 at 0.15, 224 / 218 / 220 / 217
+# at 0.2, 218 / 234 / 231 / 238 at 0.3 (from 0.5 down to 0.2: 249 / 234 / 250 / 259; from
+# 2: 215 / 224 / 235 / 228, 20% slower); 6 M steps, seeds 1-6, mean 472 at 0.05, 439 at 0.15
 COUNTRIES_STALL = 1_000  # the countries tabu search stops after this many moves without a
 # change of its best figures (the annealing after it takes the worst-off further). 177 places
 # at tables of 3 over 10 hanchans (benchmarks/unseen.py --table-size 3, generator seed 21):
@@ -357,6 +363,7 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
             else:
                 phase = steps
             used[name] = engine.anneal_goal(search, goal, phase, deadline, log,
+                                            t_end=B2B_T_END if b2b else 0.05,
                                             compat_share=B2B_COMPATRIOTS if b2b else 0.0)
         search.lock_goal(goal, target)
     plan, keys = state.plan.copy(), state.key.copy()
