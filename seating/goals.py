@@ -38,7 +38,8 @@ B2B_T_END = 0.15  # the back-to-back phase cools from 1 down to this (the other 
 # 48.5 M, 278 at the end). Default event, seeds 1-4: 80 M steps 256 / 236 / 266 / 256 at
 # 0.05, 241 / 229 / 223 / 241 at 0.1, 222 / 198 / 230 / 220 at 0.15, 224 / 218 / 220 / 217
 # at 0.2, 218 / 234 / 231 / 238 at 0.3 (from 0.5 down to 0.2: 249 / 234 / 250 / 259; from
-# 2: 215 / 224 / 235 / 228, 20% slower); 6 M steps, seeds 1-6, mean 472 at 0.05, 439 at 0.15
+# 2: 215 / 224 / 235 / 228, 20% slower); seeds 5-8: 261 / 273 / 254 / 286 at 0.05, 225 /
+# 238 / 203 / 244 at 0.15; 6 M steps, seeds 1-6, mean 472 at 0.05, 439 at 0.15
 COUNTRIES_STALL = 1_000  # the countries tabu search stops after this many moves without a
 # change of its best figures (the annealing after it takes the worst-off further). 177 places
 # at tables of 3 over 10 hanchans (benchmarks/unseen.py --table-size 3, generator seed 21):
