@@ -1153,8 +1153,11 @@ class Search:
         s.seg[goal, ACTIVE] = max(0, min(s.seg[goal, ALLOC], size))
         s.recount()
 
-    def lock_goal(self, goal: int, target: int | None = None) -> None:
+    def lock_goal(self, goal: int, target: int | None = None, whole: bool = False) -> None:
         """From now on no plan may be worse on this goal's figure.
+
+        whole: every active entry is locked as it is, in order (a class mix's counts 1 off
+        too, once they have been searched).
 
         Sums (repeats, compatriots, back to back) and the number of unlinked pairs are
         locked at their value; otherwise the worst-off goals (fewest common opponents,
@@ -1172,7 +1175,9 @@ class Search:
         st = s.seg[goal, START]
         values = s.cost[st : st + s.seg[goal, ACTIVE]]
         above = np.nonzero(values > self.bound[st : st + len(values)] + 1e-9)[0]
-        if goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (goal == INDIRECT and 0 in above):
+        if whole:
+            length = len(values)
+        elif goal in (REPEATS, COMPATRIOTS, BACK_TO_BACK) or (goal == INDIRECT and 0 in above):
             # a sum, or pairs with no common opponent left: their number may not grow
             length = 1
         elif goal in (DAY_MIX, TOTAL_MIX) and above.size and above[0] <= 1:
@@ -1299,7 +1304,7 @@ def tables_by_area(plan: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.nd
 def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 t_start: float = 1.0, t_end: float = 0.05, chunk: int = 500_000,
                 compat_share: float = 0.0, weights: np.ndarray | None = None,
-                fresh_only: bool = True) -> int:
+                fresh_only: bool = True, until_fair: bool = True) -> int:
     """Simulated annealing on one goal under the locks; keeps the best plan found.
 
     compat_share: part of the proposals that swap two compatriots of one hanchan, alone
@@ -1308,6 +1313,8 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     weights: of the cost entries (default: the goal's own, worse buckets heavier).
     fresh_only: only exchanges that make nobody meet anyone again (off when repeats are
     unavoidable and being spread).
+    until_fair: a class mix's phase stops once nobody is 2 or more off a fair share (off
+    where its counts 1 off are annealed, below back to back: goals.improve_goals).
     """
     s = search.state
     country = s.ev[0]
@@ -1360,7 +1367,8 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
                 # phase made none)
                 log(f"  {GOAL_NAMES[goal]}: no swap made in {n} steps, stopped")
                 break
-            if goal in (DAY_MIX, TOTAL_MIX) and not search.best_cost[st : st + 2].any():
+            if (goal in (DAY_MIX, TOTAL_MIX) and until_fair
+                    and not search.best_cost[st : st + 2].any()):
                 # nobody 2 or more off a fair share: the lock can be no tighter (counts 1
                 # off are ranked below back to back, whose phase would undo their search)
                 break

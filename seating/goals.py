@@ -40,6 +40,11 @@ B2B_T_END = 0.15  # the back-to-back phase cools from 1 down to this (the other 
 # at 0.2, 218 / 234 / 231 / 238 at 0.3 (from 0.5 down to 0.2: 249 / 234 / 250 / 259; from
 # 2: 215 / 224 / 235 / 228, 20% slower); seeds 5-8: 261 / 273 / 254 / 286 at 0.05, 225 /
 # 238 / 203 / 244 at 0.15; 6 M steps, seeds 1-6, mean 472 at 0.05, 439 at 0.15
+MIX_ONES_SHARE = 0.25  # the counts 1 off a fair class share, ranked below back to back, are
+# annealed after it for this share of anneal_steps each (the day's, then the event's), every
+# goal above locked. Default event, seeds 1-4: the day's 531 / 546 / 568 / 531 -> 493 / 507 /
+# 546 / 508, the event's 234 / 243 / 245 / 272 -> 226 / 205 / 241 / 258, about 1 s; four
+# times the steps (seed 1): 492 and 222
 COUNTRIES_STALL = 1_000  # the countries tabu search stops after this many moves without a
 # change of its best figures (the annealing after it takes the worst-off further). 177 places
 # at tables of 3 over 10 hanchans (benchmarks/unseen.py --table-size 3, generator seed 21):
@@ -308,11 +313,13 @@ def rename_delegations(event: Event, plan: np.ndarray, keys: np.ndarray
 
 def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                   time_limit: float, log=print, movable=None, steps: int = 4_000_000,
-                  b2b_steps: int | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
+                  b2b_steps: int | None = None, ones_steps: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, dict]:
     """Stage 4: search the finer goals in order, each locked before the next.
 
     steps: annealing steps of each goal's phase; b2b_steps those of the back-to-back
-    phase (default B2B_STEPS times steps)."""
+    phase (default B2B_STEPS times steps); ones_steps those of each class mix's counts 1
+    off, after it (default MIX_ONES_SHARE times steps; 0: not searched)."""
     # a goal's entries are only counted from its own phase on: below the phase they would
     # only cost evaluation time
     active = np.zeros(engine.NGOALS, dtype=bool)
@@ -367,6 +374,22 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                                             t_end=B2B_T_END if b2b else 0.05,
                                             compat_share=B2B_COMPATRIOTS if b2b else 0.0)
         search.lock_goal(goal, target)
+    # the class mixes' counts 1 off a fair share, left unlocked above back to back: now
+    # annealed with every goal above locked (only two places' mixes change when compatriots
+    # swap), the day's first, and then locked too
+    ones_steps = int(MIX_ONES_SHARE * steps) if ones_steps is None else ones_steps
+    for goal in (engine.DAY_MIX, engine.TOTAL_MIX):
+        st = state.seg[goal, engine.START]
+        if not ones_steps or not state.active[goal] or search.locklen[goal] != 2:
+            continue
+        state.seg[goal, engine.ACTIVE] = 3
+        state.recount()
+        weights = np.zeros_like(state.cost)
+        weights[st + 2] = 1.0
+        used[f"{engine.GOAL_NAMES[goal]}_1_off"] = engine.anneal_goal(
+            search, goal, ones_steps, deadline, log, weights=weights, until_fair=False,
+            compat_share=B2B_COMPATRIOTS)
+        search.lock_goal(goal, whole=True)
     plan, keys = state.plan.copy(), state.key.copy()
     # last, so that it can only gain (a name changes no goal but the mix); not with hanchans
     # held, whose places are players already
