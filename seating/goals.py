@@ -382,10 +382,10 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         st = state.seg[goal, engine.START]
         if not ones_steps or not state.active[goal] or search.locklen[goal] != 2:
             continue
-        state.seg[goal, engine.ACTIVE] = 3
+        state.seg[goal, engine.ACTIVE] = state.seg[goal, engine.ALLOC]  # the 3 buckets
         state.recount()
         weights = np.zeros_like(state.cost)
-        weights[st + 2] = 1.0
+        weights[st + 2] = 1.0  # the counts 1 off
         used[f"{engine.GOAL_NAMES[goal]}_1_off"] = engine.anneal_goal(
             search, goal, ones_steps, deadline, log, weights=weights, until_fair=False,
             compat_share=B2B_COMPATRIOTS)
