@@ -98,26 +98,36 @@ def test_nothing_to_exchange_without_two_classes_of_one_size(schema):
     assert rename_delegations(event, plan, np.zeros((4, 40), dtype=np.int64)) is None
 
 
-def test_the_back_to_back_phase_takes_its_own_steps(small_event):
-    """search.back_to_back_steps sets the back-to-back phase's annealing steps alone; without
-    it the phase takes B2B_STEPS times anneal_steps. The steps are those the annealing
-    counted; the phases before it take the same steps either way, and the hard meeting rules
-    hold in both plans (recounted from their groups)."""
+def goals_stage(event, **budgets):
+    """(plan, summary) of the goals stage on the event's swap-stage groups, with
+    improve_goals' extra budgets (the draft and the swaps are seeded: the same groups on
+    every call)."""
     from seating.draft import first_plan, seat_keys
-    from seating.goals import B2B_STEPS, improve_goals
+    from seating.goals import improve_goals
     from seating.swaps import improve_meetings
 
-    event = small_event
     s = event.search
     quiet = lambda line: None  # noqa: E731
     groups, _ = first_plan(event)
     groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
                                  300.0, quiet)
+    plan, _, summary = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
+                                     300.0, quiet, steps=s["anneal_steps"], **budgets)
+    return plan, summary
+
+
+def test_the_back_to_back_phase_takes_its_own_steps(small_event):
+    """search.back_to_back_steps sets the back-to-back phase's annealing steps alone; without
+    it the phase takes B2B_STEPS times anneal_steps. The steps are those the annealing
+    counted; the phases before it take the same steps either way, and the hard meeting rules
+    hold in both plans (recounted from their groups)."""
+    from seating.goals import B2B_STEPS
+
+    event = small_event
     moves = []
-    for b2b_steps, expected in ((None, B2B_STEPS * s["anneal_steps"]), (150_000, 150_000)):
-        plan, _, summary = improve_goals(event, groups.copy(), seat_keys(event, groups),
-                                         s["goal_moves"], 300.0, quiet,
-                                         steps=s["anneal_steps"], b2b_steps=b2b_steps)
+    for b2b_steps, expected in ((None, B2B_STEPS * event.search["anneal_steps"]),
+                                (150_000, 150_000)):
+        plan, summary = goals_stage(event, b2b_steps=b2b_steps)
         assert summary["moves"]["back_to_back"] == expected
         moves.append({k: v for k, v in summary["moves"].items() if k != "back_to_back"})
         figures = recount(event, plan, winds_known=False)
@@ -131,21 +141,10 @@ def test_the_counts_one_off_a_class_share_fall_after_back_to_back(small_event):
     groups, from the same swap-stage plan with and without that phase: the day's counts 1
     off fall, the event's do not rise, and nothing ranked above them is worse (meetings,
     countries met, the counts 2 or more off, back to back)."""
-    from seating.draft import first_plan, seat_keys
-    from seating.goals import improve_goals
-    from seating.swaps import improve_meetings
-
     event = small_event
-    s = event.search
-    quiet = lambda line: None  # noqa: E731
-    groups, _ = first_plan(event)
-    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
-                                 300.0, quiet)
     found = {}
     for ones in (0, None):
-        plan, _, summary = improve_goals(event, groups.copy(), seat_keys(event, groups),
-                                         s["goal_moves"], 300.0, quiet,
-                                         steps=s["anneal_steps"], ones_steps=ones)
+        plan, summary = goals_stage(event, ones_steps=ones)
         figures = recount(event, plan, winds_known=False)
         found[ones] = (figures, mix_rank(event, plan), summary["moves"])
     (before, rank_before, moves_before), (after, rank_after, moves) = found[0], found[None]
