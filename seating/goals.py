@@ -386,6 +386,8 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         state.recount()
         weights = np.zeros_like(state.cost)
         weights[st + 2] = 1.0  # the counts 1 off
+        log(f"  {engine.GOAL_NAMES[goal]}: its counts 1 off a fair share, below back to back"
+            f" (every goal above locked)")
         used[f"{engine.GOAL_NAMES[goal]}_1_off"] = engine.anneal_goal(
             search, goal, ones_steps, deadline, log, weights=weights, until_fair=False,
             compat_share=B2B_COMPATRIOTS)
