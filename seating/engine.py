@@ -1313,8 +1313,10 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     weights: of the cost entries (default: the goal's own, worse buckets heavier).
     fresh_only: only exchanges that make nobody meet anyone again (off when repeats are
     unavoidable and being spread).
-    until_fair: a class mix's phase stops once nobody is 2 or more off a fair share (off
-    where its counts 1 off are annealed, below back to back: goals.improve_goals).
+    until_fair: a class mix's phase stops once nobody is 2 or more off a fair share, and
+    runs again while a count is left that far off (off where only its counts 1 off are
+    annealed, below back to back: goals.improve_goals; their weights do not see the counts
+    2 off, so those runs would search for nothing).
     """
     s = search.state
     country = s.ev[0]
@@ -1379,7 +1381,7 @@ def anneal_goal(search: Search, goal: int, steps: int, deadline: float, log,
     done = cool(steps, t_start, t_end)
     # the worst level a class mix should not keep: 2 off a fair share (the lock then lets
     # the lower goals take the counts 1 off, and no count 2 off)
-    worst = 2 if goal in (DAY_MIX, TOTAL_MIX) else 0
+    worst = 2 if goal in (DAY_MIX, TOTAL_MIX) and until_fair else 0
     for _ in range(MIX_RETRIES):
         if not search.best_cost[st : st + worst].any() or search.hit_time_limit:
             break
