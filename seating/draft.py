@@ -739,7 +739,7 @@ def first_plan(event, design: bool = False, log=lambda line: None
         # the area shares leave these groups no area choice: build the groups for the
         # areas, every table from places given its area in that hanchan (unless the
         # patterns themselves miss a share or crowd compatriots into an area)
-        place_area, (faults, _, _) = area_patterns(event, wind, seed + 3)
+        place_area, (faults, *_) = area_patterns(event, wind, seed + 3)
         if faults == 0:
             plan = draft(country, wind, size, seed + 2, area=place_area,
                          group_area=event.area_at)

@@ -1155,20 +1155,67 @@ def fewest_table_repeats(plan: np.ndarray, steps: int, seed: int) -> int:
 PATTERN_STEPS = 2_000_000  # swaps tried by the area-pattern annealing (0.1-0.2 s on 200 x 14)
 
 
+@kernel
+def _pair_cycles(place_area, count, a, root):
+    """Cycles in the hanchans joined by the places that sit twice in area a (of 2 tables):
+    each such place is an edge between its two hanchans; returns edges - hanchans + parts
+    over the hanchans they touch (0 for a forest).
+
+    A place twice in an area of two tables needs both tables; which group of a hanchan takes
+    which table is one choice per hanchan, and each such place asks its two hanchans'
+    choices to differ or agree (as its groups fall). On a forest some choice always keeps
+    them all; on a cycle the groups may leave none (unseen-7 of generator seed 15: two places
+    in the same two hanchans, together in one and apart in the other)."""
+    H, P = place_area.shape
+    for h in range(H):
+        root[h] = h
+    cycles = 0
+    for p in range(P):
+        if count[p, a] < 2:
+            continue
+        first = -1
+        for h in range(H):
+            if place_area[h, p] != a:
+                continue
+            if first < 0:
+                first = h
+                continue
+            u = first
+            while root[u] != u:
+                u = root[u]
+            v = h
+            while root[v] != v:
+                v = root[v]
+            if u == v:
+                cycles += 1
+            else:
+                root[u] = v
+    return cycles
+
+
 @njit(cache=True)
 def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_hi, steps,
                     seed, t_hi, t_lo):
     """Anneal place_area[h, p] by swapping the areas of two places with the same wind in one
     hanchan (every area keeps one place of each wind per table). Cost: 10^4 per count
     outside an event share and per place of a country beyond the tables of its area in a
-    hanchan (compatriots there would have to meet), 10 per count outside a day share, 1 per
-    place in the same area as in the hanchan before. Returns (event faults and crowded
-    compatriots, day faults, repeats) of the best."""
+    hanchan (compatriots there would have to meet), 10^3 per cycle in an area of two tables
+    (_pair_cycles: its places could then need a table twice; more places twice there than
+    hanchans force some), 10 per count outside a day share, 1 per place in the same area
+    as in the hanchan before. Returns (event faults and crowded compatriots, cycles, day
+    faults, repeats) of the best."""
     np.random.seed(seed)
     H, P = place_area.shape
     A = lo.shape[0]
     D = day_lo.shape[0]
     C = country.max() + 1
+    pair = np.zeros(A, dtype=np.bool_)  # areas of two tables in every hanchan
+    for a in range(A):
+        pair[a] = True
+        for h in range(H):
+            if cap[h, a] != 2:
+                pair[a] = False
+    root = np.empty(H, dtype=np.int64)
     crowd = np.zeros((H, A, C), dtype=np.int64)
     for h in range(H):
         for p in range(P):
@@ -1190,13 +1237,17 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         for a in range(A):
             for c in range(C):
                 ev += max(crowd[h, a, c] - cap[h, a], 0)
+    cyc = 0
+    for a in range(A):
+        if pair[a]:
+            cyc += _pair_cycles(place_area, count, a, root)
     rep = 0
     for h in range(1, H):
         for p in range(P):
             rep += place_area[h, p] == place_area[h - 1, p]
-    cost = 10000.0 * ev + 10.0 * dy + rep
+    cost = 10000.0 * ev + 1000.0 * cyc + 10.0 * dy + rep
     best = cost
-    best_ev, best_dy, best_rep = ev, dy, rep
+    best_ev, best_cyc, best_dy, best_rep = ev, cyc, dy, rep
     best_area = place_area.copy()
     for it in range(steps):
         temp = t_hi * (t_lo / t_hi) ** (it / steps)
@@ -1225,7 +1276,26 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
                         - max(crowd[h, a_old, c] - cap[h, a_old], 0)
                         + max(crowd[h, a_new, c] + 1 - cap[h, a_new], 0)
                         - max(crowd[h, a_new, c] - cap[h, a_new], 0))
-        delta = 10000.0 * dev + 10.0 * ddy + drep
+        dcyc = 0
+        if pair[ax] or pair[ay]:
+            # the cycles of the two areas, before and after the move (made, then undone)
+            for a in (ax, ay):
+                if pair[a]:
+                    dcyc -= _pair_cycles(place_area, count, a, root)
+            for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
+                count[u, a_old] -= 1
+                count[u, a_new] += 1
+            place_area[h, x] = ay
+            place_area[h, y] = ax
+            for a in (ax, ay):
+                if pair[a]:
+                    dcyc += _pair_cycles(place_area, count, a, root)
+            for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
+                count[u, a_old] += 1
+                count[u, a_new] -= 1
+            place_area[h, x] = ax
+            place_area[h, y] = ay
+        delta = 10000.0 * dev + 1000.0 * dcyc + 10.0 * ddy + drep
         if delta > 0 and np.random.random() >= np.exp(-delta / temp):
             continue
         for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
@@ -1238,19 +1308,20 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         place_area[h, x] = ay
         place_area[h, y] = ax
         ev += dev
+        cyc += dcyc
         dy += ddy
         rep += drep
         cost += delta
         if cost < best:
             best = cost
-            best_ev, best_dy, best_rep = ev, dy, rep
+            best_ev, best_cyc, best_dy, best_rep = ev, cyc, dy, rep
             copy_into(best_area, place_area)
     copy_into(place_area, best_area)
-    return best_ev, best_dy, best_rep
+    return best_ev, best_cyc, best_dy, best_rep
 
 
 def area_patterns(event: Event, wind: np.ndarray, seed: int,
-                  steps: int = PATTERN_STEPS) -> tuple[np.ndarray, tuple[int, int, int]]:
+                  steps: int = PATTERN_STEPS) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """place_area[h, p]: the area of every place in every hanchan, for a draft whose tables
     seat places of one area (one of each wind: wind[h, p]).
 
@@ -1258,8 +1329,9 @@ def area_patterns(event: Event, wind: np.ndarray, seed: int,
     place's count in each area is within [floor, ceil] of its share over the event (then,
     as far as possible, of each day's share), with as few places as possible in the same
     area twice in a row, and no more places of one country in an area than it has tables
-    in that hanchan. Returns the patterns and their (event faults and crowded compatriots,
-    day faults, same area twice in a row)."""
+    in that hanchan; in an area of two tables, as few cycles as possible among the places
+    that sit there twice (_pair_cycles). Returns the patterns and their (event faults and
+    crowded compatriots, cycles, day faults, same area twice in a row)."""
     H, P = wind.shape
     A = len(event.areas)
     share, day_share = area_shares(event)

@@ -300,3 +300,53 @@ def test_areas_held_while_tables_are_renumbered():
     assert f["area_max_deviation"] < 1
     assert _table_visits(seating, 104).max() == 1
     assert summary["areas_held"].startswith("kept")
+
+
+def test_places_twice_in_an_area_of_two_tables_can_always_take_both(schema):
+    """An area of 2 tables, where 8 places must sit twice: a place twice there needs both
+    tables, and the tables of a hanchan go to its two groups one way or the other. The area
+    patterns must let every grouping within them be numbered so: the hanchans joined by
+    those places form no cycle (recounted here), and for random groupings (one place of
+    each wind at a table) a choice of tables for every hanchan is found by trying all."""
+    import itertools
+
+    import yaml
+
+    from seating.event import load_event
+    from seating.tables import area_patterns
+
+    ev = load_event(yaml.safe_load((DATA / "pair-area-104.yaml").read_text()), schema)
+    wind = choose_patterns(ev.country_of, ev.days, ev.table_size,
+                           np.random.default_rng(ev.seed)).T.copy()
+    place_area, found = area_patterns(ev, wind, ev.seed + 3)
+    assert found[0] == 0 and found[1] == 0  # no share missed, no cycle
+    small = 0  # the first area: tables 1 and 2
+    assert (np.bincount(ev.area_at.ravel())[small] == 2 * ev.hanchans)
+    visits = {p: tuple(np.nonzero(place_area[:, p] == small)[0].tolist())
+              for p in range(ev.players)}
+    twice = {p: hs for p, hs in visits.items() if len(hs) == 2}
+    assert len(twice) == 8 and max(map(len, visits.values())) == 2
+    # no cycle: joining the two hanchans of each place, every join links two parts
+    part = list(range(ev.hanchans))
+
+    def find(h):
+        while part[h] != h:
+            h = part[h]
+        return h
+
+    for h1, h2 in twice.values():
+        assert find(h1) != find(h2), (h1, h2)
+        part[find(h1)] = find(h2)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        group = {}  # (h, place) -> 0 or 1: which of the area's two groups of hanchan h
+        for h in range(ev.hanchans):
+            for w in range(ev.table_size):
+                pair = np.nonzero((place_area[h] == small) & (wind[h] == w))[0]
+                assert len(pair) == 2
+                first = int(rng.integers(2))
+                group[h, int(pair[0])], group[h, int(pair[1])] = first, 1 - first
+        # flip[h]: whether group 0 of hanchan h takes the second table
+        assert any(all(group[h1, p] ^ flip[h1] != group[h2, p] ^ flip[h2]
+                       for p, (h1, h2) in twice.items())
+                   for flip in itertools.product((0, 1), repeat=ev.hanchans))
