@@ -370,9 +370,9 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                 phase = B2B_STEPS * steps if b2b_steps is None else b2b_steps
             else:
                 phase = steps
-            used[name] = engine.anneal_goal(search, goal, phase, deadline, log,
-                                            t_end=B2B_T_END if b2b else 0.05,
-                                            compat_share=B2B_COMPATRIOTS if b2b else 0.0)
+            # back to back: a cooler end and compatriot swaps of its own (see above)
+            own = {"t_end": B2B_T_END, "compat_share": B2B_COMPATRIOTS} if b2b else {}
+            used[name] = engine.anneal_goal(search, goal, phase, deadline, log, **own)
         search.lock_goal(goal, target)
     # the class mixes' counts 1 off a fair share, left unlocked above back to back: now
     # annealed with every goal above locked (only two places' mixes change when compatriots
