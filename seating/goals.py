@@ -370,7 +370,8 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                 phase = B2B_STEPS * steps if b2b_steps is None else b2b_steps
             else:
                 phase = steps
-            # back to back: a cooler end and compatriot swaps of its own (see above)
+            # back to back: its own end temperature and compatriot swaps (B2B_T_END,
+            # B2B_COMPATRIOTS)
             own = {"t_end": B2B_T_END, "compat_share": B2B_COMPATRIOTS} if b2b else {}
             used[name] = engine.anneal_goal(search, goal, phase, deadline, log, **own)
         search.lock_goal(goal, target)

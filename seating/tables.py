@@ -47,8 +47,10 @@ multi-area events so, each 1.07-1.32 off a share). So the draft tests its groups
 every hanchan first (`area_patterns`: each area gets, of every wind, one place per table;
 every place within its event shares, then its day shares, then as few places as possible
 in the same area twice in a row; no country with more places in an area than the area has
-tables) and seats every table from places of its area; the seat keys then hold the area
-too, so no swap moves a place to another area. The meeting rules outrank the areas: if the
+tables; in an area of two tables, the places there twice link no hanchans in a cycle where
+they can, so either table choice of a hanchan can be kept: `_pair_cycles`) and seats every
+table from places of its area; the seat keys then hold the area too, so no swap moves a
+place to another area. The meeting rules outrank the areas: if the
 swap stage cannot meet them so, it searches on with the winds alone (seating.swaps).
 """
 
