@@ -1158,7 +1158,7 @@ PATTERN_STEPS = 2_000_000  # swaps tried by the area-pattern annealing (0.1-0.2 
 
 
 @kernel
-def _pair_cycles(place_area, count, a, root):
+def _pair_cycles(place_area, a, root):
     """Cycles in the hanchans joined by the places that sit twice in area a (of 2 tables):
     each such place is an edge between its two hanchans; returns edges - hanchans + parts
     over the hanchans they touch (0 for a forest).
@@ -1173,8 +1173,6 @@ def _pair_cycles(place_area, count, a, root):
         root[h] = h
     cycles = 0
     for p in range(P):
-        if count[p, a] < 2:
-            continue
         first = -1
         for h in range(H):
             if place_area[h, p] != a:
@@ -1242,7 +1240,7 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
     cyc = 0
     for a in range(A):
         if pair[a]:
-            cyc += _pair_cycles(place_area, count, a, root)
+            cyc += _pair_cycles(place_area, a, root)
     rep = 0
     for h in range(1, H):
         for p in range(P):
@@ -1283,18 +1281,12 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
             # the cycles of the two areas, before and after the move (made, then undone)
             for a in (ax, ay):
                 if pair[a]:
-                    dcyc -= _pair_cycles(place_area, count, a, root)
-            for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
-                count[u, a_old] -= 1
-                count[u, a_new] += 1
+                    dcyc -= _pair_cycles(place_area, a, root)
             place_area[h, x] = ay
             place_area[h, y] = ax
             for a in (ax, ay):
                 if pair[a]:
-                    dcyc += _pair_cycles(place_area, count, a, root)
-            for (u, a_old, a_new) in ((x, ax, ay), (y, ay, ax)):
-                count[u, a_old] += 1
-                count[u, a_new] -= 1
+                    dcyc += _pair_cycles(place_area, a, root)
             place_area[h, x] = ax
             place_area[h, y] = ay
         delta = 10000.0 * dev + 1000.0 * dcyc + 10.0 * ddy + drep
