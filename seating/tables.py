@@ -1237,10 +1237,11 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         for a in range(A):
             for c in range(C):
                 ev += max(crowd[h, a, c] - cap[h, a], 0)
-    cyc = 0
+    acyc = np.zeros(A, dtype=np.int64)  # cycles of each area of two tables, kept current
     for a in range(A):
         if pair[a]:
-            cyc += _pair_cycles(place_area, a, root)
+            acyc[a] = _pair_cycles(place_area, a, root)
+    cyc = acyc.sum()
     rep = 0
     for h in range(1, H):
         for p in range(P):
@@ -1277,18 +1278,19 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
                         + max(crowd[h, a_new, c] + 1 - cap[h, a_new], 0)
                         - max(crowd[h, a_new, c] - cap[h, a_new], 0))
         dcyc = 0
+        ax_cycles = acyc[ax]
+        ay_cycles = acyc[ay]
         if pair[ax] or pair[ay]:
-            # the cycles of the two areas, before and after the move (made, then undone)
-            for a in (ax, ay):
-                if pair[a]:
-                    dcyc -= _pair_cycles(place_area, a, root)
+            # the cycles of the two areas after the move (made, then undone)
             place_area[h, x] = ay
             place_area[h, y] = ax
-            for a in (ax, ay):
-                if pair[a]:
-                    dcyc += _pair_cycles(place_area, a, root)
+            if pair[ax]:
+                ax_cycles = _pair_cycles(place_area, ax, root)
+            if pair[ay]:
+                ay_cycles = _pair_cycles(place_area, ay, root)
             place_area[h, x] = ax
             place_area[h, y] = ay
+            dcyc = ax_cycles - acyc[ax] + ay_cycles - acyc[ay]
         delta = 10000.0 * dev + 1000.0 * dcyc + 10.0 * ddy + drep
         if delta > 0 and np.random.random() >= np.exp(-delta / temp):
             continue
@@ -1303,6 +1305,8 @@ def _pattern_anneal(place_area, wind, country, cap, day_of, lo, hi, day_lo, day_
         place_area[h, y] = ax
         ev += dev
         cyc += dcyc
+        acyc[ax] = ax_cycles
+        acyc[ay] = ay_cycles
         dy += ddy
         rep += drep
         cost += delta
