@@ -30,7 +30,10 @@ Every swap is evaluated without being made (`evaluate`): the eight places at the
 change opponents, so repeats, countries met, class mix and back-to-back follow from them;
 common opponents change only for pairs with one of the eight, and of those only pairs near
 the window matter ("low" pairs, kept in per-place lists). A chosen swap is then made by
-`swap`, which keeps the meeting and common-opponent matrices and the low lists exact.
+`swap`, which keeps the meeting and common-opponent matrices, the opponent lists and the
+low lists exact. Of the pairs whose common opponents a swap changes (about 700 on the
+default event) it touches only those that never met with at most the low threshold of
+common opponents (about 20), and only those can change a cost entry or a low list.
 """
 
 from __future__ import annotations
@@ -203,7 +206,7 @@ def _low_threshold(seg, S):
 def recount(ev, st, seg, active):
     """Rebuild every count and the cost vector from the plan alone."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     H, G, S = plan.shape
     P = pos.shape[1]
     meet[:] = 0
@@ -223,6 +226,12 @@ def recount(ev, st, seg, active):
                         ccount[p, country[q]] += 1
                         mix[p, d, pclass[q]] += 1
                         mix_total[p, pclass[q]] += 1
+    for u in range(P):
+        deg[u] = 0
+        for w in range(P):
+            if meet[u, w] > 0:
+                nbr[u, deg[u]] = w
+                deg[u] += 1
     for p in range(P):
         cmet[p] = 0
         for c in range(ccount.shape[1]):
@@ -232,12 +241,11 @@ def recount(ev, st, seg, active):
     lowcnt[:] = 0
     lowpos[:] = -1
     if active[INDIRECT]:
-        for u in range(P):
-            for v in range(P):
-                if meet[u, v] > 0:
-                    for w in range(P):
-                        if w != u and meet[v, w] > 0:
-                            common[u, w] += 1
+        for v in range(P):  # v is a common opponent of every two of its opponents
+            for i in range(deg[v]):
+                for j in range(deg[v]):
+                    if i != j:
+                        common[nbr[v, i], nbr[v, j]] += 1
         thr = _low_threshold(seg, S)
         for u in range(P):
             for w in range(P):
@@ -288,7 +296,7 @@ def cost_length_nb(seg):
 def _player_entries(ev, st, seg, active, cost, p, h, sign):
     """Add (sign=+1) or remove (-1) place p's countries, mix and back-to-back entries."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     if active[COUNTRIES]:
         _countries_entry(cost, seg, cmet[p], sign)
         if seg[COUNTRIES, GRADON]:
@@ -310,7 +318,7 @@ def _player_entries(ev, st, seg, active, cost, p, h, sign):
 
 @kernel
 def _touch(st, seg, cost, work, u, w):
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     a = min(u, w)
     b = max(u, w)
@@ -327,7 +335,7 @@ def _touch(st, seg, cost, work, u, w):
 def _meet_change(ev, st, seg, active, cost, work, u, v, step):
     """Change the meeting count of pair (u, v) by step (+1/-1), keeping everything else."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     m = meet[u, v]
     if country[u] == country[v]:
         # weight * C(m + 1, 2): C(m+2, 2) - C(m+1, 2) = m + 1
@@ -336,19 +344,45 @@ def _meet_change(ev, st, seg, active, cost, work, u, v, step):
         cost[seg[REPEATS, START]] += m if step > 0 else -(m - 1)
     flips = (m == 0 and step > 0) or (m == 1 and step < 0)
     if flips and active[INDIRECT]:
-        P = meet.shape[0]
+        # a pair's entries and low-list place can only change while it never meets and its
+        # common opponents are at most the low threshold (the pairs whose meeting changes
+        # in the swap are all touched here, as (u, v))
+        thr = _low_threshold(seg, plan.shape[2])
         _touch(st, seg, cost, work, u, v)
-        for w in range(P):
-            if w != u and meet[v, w] > 0:
-                _touch(st, seg, cost, work, u, w)
+        for i in range(deg[v]):
+            w = nbr[v, i]
+            if w != u:
+                if meet[u, w] == 0 and min(common[u, w], common[u, w] + step) <= thr:
+                    _touch(st, seg, cost, work, u, w)
                 common[u, w] += step
                 common[w, u] += step
-            if w != v and meet[u, w] > 0:
-                _touch(st, seg, cost, work, v, w)
+        for i in range(deg[u]):
+            w = nbr[u, i]
+            if w != v:
+                if meet[v, w] == 0 and min(common[v, w], common[v, w] + step) <= thr:
+                    _touch(st, seg, cost, work, v, w)
                 common[v, w] += step
                 common[w, v] += step
     meet[u, v] += step
     meet[v, u] += step
+    if flips:
+        _neighbour(nbr, deg, u, v, step)
+        _neighbour(nbr, deg, v, u, step)
+
+
+@kernel
+def _neighbour(nbr, deg, u, v, step):
+    """Add v to u's list of opponents (step > 0) or remove it (in no particular order)."""
+    n = deg[u]
+    if step > 0:
+        nbr[u, n] = v
+        deg[u] = n + 1
+    else:
+        i = 0
+        while nbr[u, i] != v:
+            i += 1
+        nbr[u, i] = nbr[u, n - 1]
+        deg[u] = n - 1
 
 
 @kernel
@@ -366,7 +400,7 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     The same call again undoes it exactly.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     S = plan.shape[2]
     k = S - 1
@@ -460,7 +494,7 @@ def _ctry_add(lst, n, c, step):
 def _indirect_delta(st, seg, work, n):
     """The common-opponent entries of the delta of the move evaluate has laid out in work
     (its members, and their meetings before and after); see evaluate."""
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     mem = vec[0]
     old = mat[0]
@@ -507,7 +541,7 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     for u's low partners w; pairs inside the set are recounted over the set.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     n = 2 * S
@@ -707,7 +741,7 @@ def _random_movable(movable, day_of, day):
 def pick_focus(ev, st, seg, goal):
     """A place x and hanchan h in the worst remaining fault of one goal, or (-1, -1)."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     H, G, S = plan.shape
     P = meet.shape[0]
     n = 0
@@ -851,7 +885,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
     common-opponent part, which then only decides whether a winner is admissible.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
@@ -1018,6 +1052,10 @@ class State:
             np.zeros((P, P), dtype=np.int64),
             np.zeros(P, dtype=np.int64),
             np.full((P, P), -1, dtype=np.int64),
+            # every place's opponents so far (meet > 0), in no particular order, and their
+            # number: a swap updates the common opponents of pairs through them
+            np.zeros((P, H * (S - 1) + 1), dtype=np.int64),
+            np.zeros(P, dtype=np.int64),
         )
         self.seg = layout(tc, cc)
         self.active = np.ascontiguousarray(active, dtype=np.bool_)
@@ -1589,7 +1627,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     area_span: see tables_by_area), so that seats keyed by area are not drawn in vain.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos = st
+    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
