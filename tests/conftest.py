@@ -37,6 +37,18 @@ def small_event(schema):
     return load_event(yaml.safe_load((DATA / "small.yaml").read_text()), schema)
 
 
+def swap_stage_groups(event):
+    """The groups the event's swap stage leaves, as the workflow computes them (draft, then
+    swaps, both seeded: the same groups on every call), with the stage capped at 300 s."""
+    from seating.draft import first_plan, seat_keys
+    from seating.swaps import improve_meetings
+
+    groups, _ = first_plan(event)
+    groups, _ = improve_meetings(event, groups, seat_keys(event, groups),
+                                 event.search["swap_moves"], 300.0, lambda line: None)
+    return groups
+
+
 def _same_wind_share(country, wind):
     """Over all hanchans, the share of compatriot pairs on the same wind; wind[p, h]."""
     same = total = 0

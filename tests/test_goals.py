@@ -9,6 +9,7 @@ from seating.check import public, recount
 from seating.countries import size_classes
 from seating.event import load_event
 from seating.goals import rename_delegations
+from tests.conftest import swap_stage_groups
 
 # the figures a name can change; every other one must stay as it was (those given by name,
 # the worst-off places and the compatriot meetings by country, up to the names)
@@ -102,17 +103,14 @@ def goals_stage(event, **budgets):
     """(plan, summary) of the goals stage on the event's swap-stage groups, with
     improve_goals' extra budgets (the draft and the swaps are seeded: the same groups on
     every call)."""
-    from seating.draft import first_plan, seat_keys
+    from seating.draft import seat_keys
     from seating.goals import improve_goals
-    from seating.swaps import improve_meetings
 
     s = event.search
-    quiet = lambda line: None  # noqa: E731
-    groups, _ = first_plan(event)
-    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
-                                 300.0, quiet)
+    groups = swap_stage_groups(event)
     plan, _, summary = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
-                                     300.0, quiet, steps=s["anneal_steps"], **budgets)
+                                     300.0, lambda line: None, steps=s["anneal_steps"],
+                                     **budgets)
     return plan, summary
 
 

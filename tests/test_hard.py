@@ -4,8 +4,6 @@ Every figure is recounted from the finished seating (seating.check.recount and t
 matrix), never taken from the search.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +12,7 @@ from hypothesis import strategies as st
 from seating.check import meetings, recount
 from seating.core import plan
 from seating.event import load_event
+from tests.conftest import DATA, swap_stage_groups
 
 
 def one_each(schema, players, hanchans, days):
@@ -198,7 +197,7 @@ def test_delegations_kept_whole_on_their_wind_patterns_avoid_compatriots(schema)
     from seating.draft import first_plan, seat_keys
     from seating.swaps import improve_meetings
 
-    path = Path(__file__).resolve().parent / "data" / "big-delegations-100.yaml"
+    path = DATA / "big-delegations-100.yaml"
     event = load_event(yaml.safe_load(path.read_text()), schema)
     groups, _ = first_plan(event)
     lines = []
@@ -227,15 +226,10 @@ def goals_search_from_swaps(schema, name):
     import yaml
 
     from seating import engine, goals
-    from seating.draft import first_plan, seat_keys
-    from seating.swaps import improve_meetings
+    from seating.draft import seat_keys
 
-    path = Path(__file__).resolve().parent / "data" / name
-    event = load_event(yaml.safe_load(path.read_text()), schema)
-    s = event.search
-    groups, _ = first_plan(event)
-    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
-                                 300.0, log=lambda line: None)
+    event = load_event(yaml.safe_load((DATA / name).read_text()), schema)
+    groups = swap_stage_groups(event)
     active = np.zeros(engine.NGOALS, dtype=bool)
     active[[engine.REPEATS, engine.COMPATRIOTS, engine.INDIRECT]] = True
     state = goals.build_state(event, groups, seat_keys(event, groups), active=active)
@@ -330,7 +324,7 @@ def test_tables_seen_twice_under_the_area_shares_are_numbered_away(schema):
     from seating.tables import number_tables
     from seating.winds import assign_winds
 
-    path = Path(__file__).resolve().parent / "data" / "scaled-100.yaml"
+    path = DATA / "scaled-100.yaml"
     event = load_event(yaml.safe_load(path.read_text()), schema)
     s = event.search
     groups, _ = first_plan(event)
