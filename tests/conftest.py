@@ -49,6 +49,20 @@ def swap_stage_groups(event):
     return groups
 
 
+def goals_stage(event, **budgets):
+    """(plan, summary) of the goals stage on the event's swap-stage groups, with
+    improve_goals' extra budgets, the stage capped at 300 s."""
+    from seating.draft import seat_keys
+    from seating.goals import improve_goals
+
+    s = event.search
+    groups = swap_stage_groups(event)
+    plan, _, summary = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
+                                     300.0, lambda line: None, steps=s["anneal_steps"],
+                                     **budgets)
+    return plan, summary
+
+
 def _same_wind_share(country, wind):
     """Over all hanchans, the share of compatriot pairs on the same wind; wind[p, h]."""
     same = total = 0

@@ -9,7 +9,7 @@ from seating.check import public, recount
 from seating.countries import size_classes
 from seating.event import load_event
 from seating.goals import rename_delegations
-from tests.conftest import swap_stage_groups
+from tests.conftest import goals_stage
 
 # the figures a name can change; every other one must stay as it was (those given by name,
 # the worst-off places and the compatriot meetings by country, up to the names)
@@ -97,21 +97,6 @@ def test_nothing_to_exchange_without_two_classes_of_one_size(schema):
     event = named_event(schema, (10, 9, 8, 6, 4, 3), 4, [4], 1)
     plan = np.stack([np.random.default_rng(h).permutation(40).reshape(10, 4) for h in range(4)])
     assert rename_delegations(event, plan, np.zeros((4, 40), dtype=np.int64)) is None
-
-
-def goals_stage(event, **budgets):
-    """(plan, summary) of the goals stage on the event's swap-stage groups, with
-    improve_goals' extra budgets (the draft and the swaps are seeded: the same groups on
-    every call)."""
-    from seating.draft import seat_keys
-    from seating.goals import improve_goals
-
-    s = event.search
-    groups = swap_stage_groups(event)
-    plan, _, summary = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
-                                     300.0, lambda line: None, steps=s["anneal_steps"],
-                                     **budgets)
-    return plan, summary
 
 
 def test_the_back_to_back_phase_takes_its_own_steps(small_event):

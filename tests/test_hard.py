@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from seating.check import meetings, recount
 from seating.core import plan
 from seating.event import load_event
-from tests.conftest import DATA, swap_stage_groups
+from tests.conftest import DATA, goals_stage, swap_stage_groups
 
 
 def one_each(schema, players, hanchans, days):
@@ -318,20 +318,13 @@ def test_tables_seen_twice_under_the_area_shares_are_numbered_away(schema):
     Recounted from the seating: nobody sits at a table twice."""
     import yaml
 
-    from seating.draft import first_plan, seat_keys
-    from seating.goals import improve_goals
-    from seating.swaps import improve_meetings
     from seating.tables import number_tables
     from seating.winds import assign_winds
 
     path = DATA / "scaled-100.yaml"
     event = load_event(yaml.safe_load(path.read_text()), schema)
     s = event.search
-    groups, _ = first_plan(event)
-    groups, _ = improve_meetings(event, groups, seat_keys(event, groups), s["swap_moves"],
-                                 300.0, log=lambda line: None)
-    groups, _, _ = improve_goals(event, groups, seat_keys(event, groups), s["goal_moves"],
-                                 300.0, log=lambda line: None, steps=s["anneal_steps"])
+    groups, _ = goals_stage(event)
     groups, _ = assign_winds(groups, event.days, event.seed + 5, s["wind_moves"],
                              repair_steps=s["wind_repair_moves"])
     seating, summary = number_tables(event, groups)
