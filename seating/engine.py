@@ -206,7 +206,8 @@ def _low_threshold(seg, S):
 def recount(ev, st, seg, active):
     """Rebuild every count and the cost vector from the plan alone."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     H, G, S = plan.shape
     P = pos.shape[1]
     meet[:] = 0
@@ -226,12 +227,15 @@ def recount(ev, st, seg, active):
                         ccount[p, country[q]] += 1
                         mix[p, d, pclass[q]] += 1
                         mix_total[p, pclass[q]] += 1
+    metbits[:] = 0
     for u in range(P):
         deg[u] = 0
         for w in range(P):
             if meet[u, w] > 0:
                 nbr[u, deg[u]] = w
                 deg[u] += 1
+            if w != u and (meet[u, w] > 0 or country[u] == country[w]):
+                _set_met(metbits, u, w, True)
     for p in range(P):
         cmet[p] = 0
         for c in range(ccount.shape[1]):
@@ -296,7 +300,8 @@ def cost_length_nb(seg):
 def _player_entries(ev, st, seg, active, cost, p, h, sign):
     """Add (sign=+1) or remove (-1) place p's countries, mix and back-to-back entries."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     if active[COUNTRIES]:
         _countries_entry(cost, seg, cmet[p], sign)
         if seg[COUNTRIES, GRADON]:
@@ -318,7 +323,8 @@ def _player_entries(ev, st, seg, active, cost, p, h, sign):
 
 @kernel
 def _touch(st, seg, cost, work, u, w):
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     a = min(u, w)
     b = max(u, w)
@@ -335,7 +341,8 @@ def _touch(st, seg, cost, work, u, w):
 def _meet_change(ev, st, seg, active, cost, work, u, v, step):
     """Change the meeting count of pair (u, v) by step (+1/-1), keeping everything else."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     m = meet[u, v]
     if country[u] == country[v]:
         # weight * C(m + 1, 2): C(m+2, 2) - C(m+1, 2) = m + 1
@@ -368,6 +375,25 @@ def _meet_change(ev, st, seg, active, cost, work, u, v, step):
     if flips:
         _neighbour(nbr, deg, u, v, step)
         _neighbour(nbr, deg, v, u, step)
+        if country[u] != country[v]:
+            _set_met(metbits, u, v, step > 0)
+            _set_met(metbits, v, u, step > 0)
+
+
+@fast
+def _set_met(metbits, u, w, on):
+    """Set or clear bit w of u's row of metbits."""
+    bit = np.uint64(1) << np.uint64(w & 63)
+    if on:
+        metbits[u, w >> 6] |= bit
+    else:
+        metbits[u, w >> 6] &= ~bit
+
+
+@fast
+def _met(metbits, u, w):
+    """True if u has met w or is w's compatriot (metbits, kept by _meet_change)."""
+    return (metbits[u, w >> 6] >> np.uint64(w & 63)) & np.uint64(1) != 0
 
 
 @kernel
@@ -400,7 +426,8 @@ def swap(ev, st, seg, active, cost, work, h, x, y):
     The same call again undoes it exactly.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     S = plan.shape[2]
     k = S - 1
@@ -494,7 +521,8 @@ def _ctry_add(lst, n, c, step):
 def _indirect_delta(st, seg, work, n):
     """The common-opponent entries of the delta of the move evaluate has laid out in work
     (its members, and their meetings before and after); see evaluate."""
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     mem = vec[0]
     old = mat[0]
@@ -541,7 +569,8 @@ def evaluate(ev, st, seg, active, work, h, x, y, x2=-1, y2=-1, with_indirect=Tru
     for u's low partners w; pairs inside the set are recounted over the set.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     n = 2 * S
@@ -741,7 +770,8 @@ def _random_movable(movable, day_of, day):
 def pick_focus(ev, st, seg, goal):
     """A place x and hanchan h in the worst remaining fault of one goal, or (-1, -1)."""
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     H, G, S = plan.shape
     P = meet.shape[0]
     n = 0
@@ -885,7 +915,8 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
     common-opponent part, which then only decides whether a winner is admissible.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
@@ -952,7 +983,7 @@ def run(ev, st, seg, active, work, cost, goal, moves, hard, lock, locklen, bound
                         continue
                     x2 = -1 if k2 < 0 else plan[h, gx, k2]
                     y2 = -1 if k2 < 0 else plan[h, gy, k2]
-                    if cheap and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+                    if cheap and not _fresh(plan, pos, metbits, h, x, y, x2, y2):
                         continue  # a repeat or compatriot meeting: locked at zero
                     evaluate(ev, st, seg, active, work, h, x, y, x2, y2, not cheap)
                     for i in range(cost.shape[0]):
@@ -1056,6 +1087,9 @@ class State:
             # number: a swap updates the common opponents of pairs through them
             np.zeros((P, H * (S - 1) + 1), dtype=np.int64),
             np.zeros(P, dtype=np.int64),
+            # bit w of row u: u has met w or is w's compatriot (the no-repeat test of the
+            # annealing's steps reads this, 40 times smaller than meet)
+            np.zeros((P, (P + 63) // 64), dtype=np.uint64),
         )
         self.seg = layout(tc, cc)
         self.active = np.ascontiguousarray(active, dtype=np.bool_)
@@ -1453,7 +1487,7 @@ def describe(goal: int, cost: np.ndarray, seg: np.ndarray) -> str:
 
 
 @kernel
-def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+def _fresh(plan, pos, metbits, h, x, y, x2, y2):
     """True if the exchange in hanchan h makes nobody meet an opponent or compatriot again.
 
     x (and x2) move to y's table, y (and y2) to x's table.
@@ -1466,12 +1500,10 @@ def _fresh(plan, pos, meet, country, h, x, y, x2, y2):
         a = plan[h, gx, s]
         if b == y or b == y2 or a == x or a == x2:
             continue
-        for u in (x, x2):
-            if u >= 0 and (meet[u, b] > 0 or country[u] == country[b]):
-                return False
-        for v in (y, y2):
-            if v >= 0 and (meet[v, a] > 0 or country[v] == country[a]):
-                return False
+        if _met(metbits, x, b) or _met(metbits, y, a):
+            return False
+        if x2 >= 0 and (_met(metbits, x2, b) or _met(metbits, y2, a)):
+            return False
     return True
 
 
@@ -1627,7 +1659,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
     area_span: see tables_by_area), so that seats keyed by area are not drawn in vain.
     """
     country, cweight, pclass, day_of, tgt, tgt_total, key, movable = ev
-    plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg = st
+    (plan, pos, meet, common, ccount, cmet, mix, mix_total, low, lowcnt, lowpos, nbr, deg,
+     metbits) = st
     stamp, token, touched, inset, scratch, wlist, delta, vec, mat, pairs = work
     H, G, S = plan.shape
     P = meet.shape[0]
@@ -1755,7 +1788,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 k2 += 1
             x2 = plan[h, gx, k2]
             y2 = plan[h, gy, k2]
-        if fresh_only and not _fresh(plan, pos, meet, country, h, x, y, x2, y2):
+        if fresh_only and not _fresh(plan, pos, metbits, h, x, y, x2, y2):
             continue
         if floor > 0 or mixlock > 0:
             _two_tables(plan, pos, h, x, y, x2, y2, vec)

@@ -57,6 +57,18 @@ def same_opponent_lists(a, players):
                for u in range(players))
 
 
+def same_met_bits(a, country, players):
+    """The kept bit rows hold exactly who each place has met or is a compatriot of."""
+    meet, bits = a[2], a[13]
+    for u in range(players):
+        got = np.unpackbits(bits[u].view(np.uint8), bitorder="little")[:players].astype(bool)
+        want = (meet[u] > 0) | (country == country[u])
+        want[u] = False
+        if not np.array_equal(got, want):
+            return False
+    return True
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([(32, 6, 4), (27, 7, 3), (40, 8, 4)]),
        st.sampled_from([1, 4]))
@@ -80,6 +92,8 @@ def test_evaluate_equals_swap_and_recount(seed, shape, window):
         np.testing.assert_array_equal(got, want)
     assert same_low_lists(arrays, state.st, players)
     assert same_opponent_lists(arrays, players)
+    assert same_met_bits(state.st, state.ev[0], players)  # kept by the swaps
+    assert same_met_bits(arrays, state.ev[0], players)  # rebuilt
 
 
 @settings(max_examples=15, deadline=None)
