@@ -73,6 +73,10 @@ MIX_FOCUS = 0.1
 MIX_RETRIES = 2
 DAY_MIX_WEIGHTS = (512.0, 64.0, 1.0)
 TOTAL_MIX_WEIGHTS = (64.0, 8.0, 1.0)
+B2B_REFRESH = 1 << 16  # the back-to-back faults the annealing starts from are listed again
+# after this many steps; a step no longer tests that its fault is still there (that test took
+# 28 of the 200 ns a step cost at the end of the default event's phase; listing them takes
+# about 80 us)
 B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
 # 0.8: mean 645 over seeds 1-6 of the default event)
 
@@ -123,6 +127,20 @@ def _b2b(plan, pos, country, p, h):
             if v != p and country[u] == country[v]:
                 return 1
     return 0
+
+
+@kernel
+def _b2b_faults(plan, pos, country, faults):
+    """Lists every (place, hanchan) meeting a country again in the next hanchan in faults
+    (p * H + h); returns their number."""
+    H = plan.shape[0]
+    n = 0
+    for p in range(pos.shape[1]):
+        for hb in range(H - 1):
+            if _b2b(plan, pos, country, p, hb):
+                faults[n] = p * H + hb
+                n += 1
+    return n
 
 
 @kernel
@@ -1650,7 +1668,7 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
 
     A step is a random swap of two places with the same seat key in one hanchan.
     focus: the goal annealed. For back to back, B2B_FOCUS of the swaps start from a place
-    listed (at the start of the call) as meeting a country twice in a row; for the class
+    listed (every B2B_REFRESH steps) as meeting a country twice in a row; for the class
     mixes, MIX_FOCUS of the swaps start from a place listed as 3 or more off its fair share
     of a day (in a hanchan of that day) or 2 or more off its share of the event. stats =
     [tried, accepted]. floor (countries met) and mixlock (class mixes locked with nobody 2
@@ -1694,11 +1712,8 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                         nfault += 1
                         break
     if focus == BACK_TO_BACK:
-        for p in range(P):
-            for hb in range(H - 1):
-                if _b2b(plan, pos, country, p, hb):
-                    faults[nfault] = p * H + hb
-                    nfault += 1
+        nfault = _b2b_faults(plan, pos, country, faults)
+    since = 0  # steps since the list of back-to-back faults was made
     hanchans = np.empty(H, dtype=np.int64)  # the movable ones
     nmov = 0
     for h in range(H):
@@ -1718,6 +1733,11 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
         counters[0] += 1
         temp *= ratio
         stats[0] += 1
+        if focus == BACK_TO_BACK:
+            since += 1
+            if since == B2B_REFRESH:
+                nfault = _b2b_faults(plan, pos, country, faults)
+                since = 0
         x = _below(rng, P)
         hf = -1
         if focus == TOTAL_MIX and nfault > 0 and _unit(rng) < MIX_FOCUS:
@@ -1727,29 +1747,26 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
             x = faults[i] // H
             hf = _random_movable(movable, day_of, faults[i] % H)
         elif focus == BACK_TO_BACK and nfault > 0 and _unit(rng) < B2B_FOCUS:
-            # start from a place that meets a country twice in a row (from the list made at
-            # the start of this call; a fault since removed is passed over)
-            for _try in range(4):
-                i = _below(rng, nfault)
-                p = faults[i] // H
-                hb = faults[i] % H
-                if _b2b(plan, pos, country, p, hb):
-                    hf = hb + _below(rng, 2)
-                    x = p
-                    if _below(rng, 2) == 0:
-                        # or the opponent of that country
-                        other = hb + 1 if hf == hb else hb
-                        g = pos[hf, p] // S
-                        go = pos[other, p] // S
-                        for s in range(S):
-                            u = plan[hf, g, s]
-                            if u == p:
-                                continue
-                            for s2 in range(S):
-                                v = plan[other, go, s2]
-                                if v != p and country[v] == country[u]:
-                                    x = u
-                    break
+            # start from a place that meets a country twice in a row (from a list made
+            # every B2B_REFRESH steps: a fault removed since is tried all the same)
+            i = _below(rng, nfault)
+            p = faults[i] // H
+            hb = faults[i] % H
+            hf = hb + _below(rng, 2)
+            x = p
+            if _below(rng, 2) == 0:
+                # or the opponent of that country
+                other = hb + 1 if hf == hb else hb
+                g = pos[hf, p] // S
+                go = pos[other, p] // S
+                for s in range(S):
+                    u = plan[hf, g, s]
+                    if u == p:
+                        continue
+                    for s2 in range(S):
+                        v = plan[other, go, s2]
+                        if v != p and country[v] == country[u]:
+                            x = u
         if hf >= 0 and movable[hf]:
             h = hf
         elif nmov > 0:
