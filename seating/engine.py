@@ -78,8 +78,11 @@ B2B_REFRESH = 1 << 16  # the back-to-back faults the annealing starts from are l
 # 28 of the 200 ns a step cost at the end of the default event's phase; listing them takes
 # about 80 us). Default event, 140 M steps, seeds 1-4: 176 / 191 / 174 / 171; 1 << 13: 180 /
 # 176 / 187 / 177; 1 << 19 (staler lists): 199 / 196 / 181 / 178
-B2B_FOCUS = 0.8  # share of back-to-back swaps that start from a listed fault (0.5: mean 651,
-# 0.8: mean 645 over seeds 1-6 of the default event)
+B2B_FOCUS = 0.5  # share of back-to-back swaps that start from a listed fault. Default event,
+# 140 M steps, seeds 1-12: mean 175.8 at 0.5 against 186.2 at 0.8 (lower on 8 of the 12;
+# seeds 1-4: 179 at 0.65, 190.8 at 0.9), a step 163-165 ns against 175 at the phase's end.
+# (At 3 M steps, before the faults were listed every B2B_REFRESH steps: 0.5 mean 651, 0.8
+# mean 645 over seeds 1-6.)
 
 # columns of the layout table `seg`
 START, ACTIVE, ALLOC, GRAD, GRADON = range(5)
