@@ -121,10 +121,12 @@ def test_the_back_to_back_phase_takes_its_own_steps(small_event):
 def test_the_counts_one_off_a_class_share_fall_after_back_to_back(small_event):
     """After the back-to-back phase the goals stage anneals the class mixes' counts 1 off a
     fair share (the day's, then the event's), every goal above locked. Recounted from the
-    groups, from the same swap-stage plan with and without that phase: the day's counts 1
-    off fall, and nothing ranked above them is worse (meetings, countries met, the counts 2
-    or more off, back to back). The event's counts 1 off rank below the day's and may give
-    way to them (small-64: the day's 105 -> 102, the event's 56 -> 57)."""
+    groups, from the same swap-stage plan with and without that phase: the counts 1 off
+    fall by the order of the goals (the day's not higher, and lower or else the event's
+    lower), and nothing ranked above them is worse (meetings, countries met, the counts 2 or
+    more off, back to back). The event's counts 1 off rank below the day's and may give way
+    to them (small-64: the day's 105 -> 102 and the event's 56 -> 57 once; since back to
+    back's B2B_FOCUS 0.5, 76 -> 76 and 55 -> 51)."""
     event = small_event
     found = {}
     for ones in (0, None):
@@ -137,6 +139,6 @@ def test_the_counts_one_off_a_class_share_fall_after_back_to_back(small_event):
         assert after[key] == 0
     assert after["countries_met_min"] >= before["countries_met_min"]
     assert after["back_to_back_country"] <= before["back_to_back_country"]
-    d3, d2, t3, t2, d1, _ = rank_after
+    d3, d2, t3, t2, d1, t1 = rank_after
     assert all(a <= b for a, b in zip((d3, d2, t3, t2), rank_before[:4]))
-    assert d1 < rank_before[4]
+    assert (d1, t1) < tuple(rank_before[4:])
