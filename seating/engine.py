@@ -116,20 +116,28 @@ def layout(tc: int, cc: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------
 
 
+@fast
+def _opponents_of(plan, pos, country, p, h, c):
+    """How many of p's opponents in hanchan h are of country c."""
+    S = plan.shape[2]
+    g = pos[h, p] // S
+    n = 0
+    for s in range(S):
+        v = plan[h, g, s]
+        if v != p and country[v] == c:
+            n += 1
+    return n
+
+
 @kernel
 def _b2b(plan, pos, country, p, h):
     """1 if a country p meets at hanchan h is met again at h + 1."""
     S = plan.shape[2]
     g0 = pos[h, p] // S
-    g1 = pos[h + 1, p] // S
     for s0 in range(S):
         u = plan[h, g0, s0]
-        if u == p:
-            continue
-        for s1 in range(S):
-            v = plan[h + 1, g1, s1]
-            if v != p and country[u] == country[v]:
-                return 1
+        if u != p and _opponents_of(plan, pos, country, p, h + 1, country[u]) > 0:
+            return 1
     return 0
 
 
@@ -910,19 +918,16 @@ def pick_focus(ev, st, seg, goal):
     if other < 0 or other >= H:
         return x, h
     g = pos[h, x] // S
-    go = pos[other, x] // S
     n = 0
     pick = x
     for s in range(S):
         u = plan[h, g, s]
         if u == x:
             continue
-        for t in range(S):
-            v = plan[other, go, t]
-            if v != x and country[v] == country[u]:
-                n += 1
-                if np.random.randint(n) == 0:
-                    pick = u
+        for _ in range(_opponents_of(plan, pos, country, x, other, country[u])):
+            n += 1  # each pair of one country in the two hanchans, as likely as another
+            if np.random.randint(n) == 0:
+                pick = u
     return pick, h
 
 
@@ -1762,15 +1767,10 @@ def anneal(ev, st, seg, active, work, cost, moves, hard, lock, locklen, weights,
                 # or the opponent of that country
                 other = hb + 1 if hf == hb else hb
                 g = pos[hf, p] // S
-                go = pos[other, p] // S
                 for s in range(S):
                     u = plan[hf, g, s]
-                    if u == p:
-                        continue
-                    for s2 in range(S):
-                        v = plan[other, go, s2]
-                        if v != p and country[v] == country[u]:
-                            x = u
+                    if u != p and _opponents_of(plan, pos, country, p, other, country[u]) > 0:
+                        x = u
         if hf >= 0 and movable[hf]:
             h = hf
         elif nmov > 0:
