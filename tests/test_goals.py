@@ -142,3 +142,27 @@ def test_the_counts_one_off_a_class_share_fall_after_back_to_back(small_event):
     d3, d2, t3, t2, d1, t1 = rank_after
     assert all(a <= b for a, b in zip((d3, d2, t3, t2), rank_before[:4]))
     assert (d1, t1) < tuple(rank_before[4:])
+
+
+def test_goals_left_out_are_not_searched(small_event):
+    """improve_goals' goals (what benchmarks/back_to_back.py uses to measure the cost of the
+    class mixes to back to back): without the class mixes, their phases do not run and the
+    phases above them take the same moves as in the full stage; recounted from the groups,
+    the meeting rules and countries met hold as there, while back to back is searched."""
+    from seating import engine
+    from seating.goals import FINER_GOALS
+
+    event = small_event
+    no_mix = tuple(g for g in FINER_GOALS if g not in (engine.DAY_MIX, engine.TOTAL_MIX))
+    full_plan, full = goals_stage(event)
+    plan, summary = goals_stage(event, goals=no_mix)
+    assert "day_mix" in full["moves"] and "total_mix" in full["moves"]
+    assert not any(k.startswith(("day_mix", "total_mix")) for k in summary["moves"])
+    for name in ("indirect", "countries"):
+        assert summary["moves"][name] == full["moves"][name]
+    assert summary["moves"]["back_to_back"] == full["moves"]["back_to_back"] > 0
+    figures = recount(event, plan, winds_known=False)
+    full_figures = recount(event, full_plan, winds_known=False)
+    for key in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs"):
+        assert figures[key] == 0
+    assert figures["countries_met_min"] >= full_figures["countries_met_min"]

@@ -1,0 +1,99 @@
+"""Back to back country on the throwaway search's terms, and what each goal above it costs.
+
+    .venv/bin/python benchmarks/back_to_back.py [--configfile F] [--seed S]
+                                                [--steps N] [--report PATH]
+
+Issue 2 names 49 (player, hanchan) pairs meeting a country twice in a row, from a throwaway
+swap search that held only countries met >= 20. Our plan holds more above back to back: the
+class mixes (each day's and the event's) rank above it, and every table seats one place of
+each planned wind, so that the wind stage can meet every wind rule. This script drafts the
+event once (stages 2 and 3 as in seating.core.plan), then runs the goals stage from that
+draft four times with the same annealing (`--steps` back-to-back steps, the default event's
+by default):
+
+- the throwaway's terms: the meeting rules, common opponents and countries met, seats free;
+- the same with the wind patterns (every table one place of each planned wind);
+- the class mixes too, seats free;
+- every goal, with the wind patterns: the plan's own goals stage.
+
+Each result goes on through the wind and tables stages and is recounted from the seating
+(seating.check.recount): back to back, countries met, the class mixes' largest gaps from a
+fair share, and the wind rules, which free seats may leave unmet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import benchlib as bl
+import numpy as np
+
+from seating import engine
+from seating.check import public, recount
+from seating.draft import first_plan, seat_keys
+from seating.goals import FINER_GOALS, improve_goals
+from seating.swaps import improve_meetings
+from seating.tables import number_tables
+from seating.winds import assign_winds
+
+NO_MIX = tuple(g for g in FINER_GOALS if g not in (engine.DAY_MIX, engine.TOTAL_MIX))
+VARIANTS = (  # name, finer goals, seats free of the wind patterns
+    ("countries met only, seats free (the throwaway's terms)", NO_MIX, True),
+    ("countries met only, wind patterns", NO_MIX, False),
+    ("class mixes too, seats free", FINER_GOALS, True),
+    ("every goal, wind patterns (the plan)", FINER_GOALS, False),
+)
+FIGURES = ("back_to_back_country", "countries_met_min", "indirect_min", "day_mix_max_excess",
+           "day_mix_two_off", "total_mix_max_excess", "total_mix_two_off", "wind_count_bad",
+           "day_wind_bad", "consecutive_same_wind", "prefix_wind_bad")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--configfile", default=str(bl.DEFAULT_CONFIG))
+    ap.add_argument("--seed", type=int, help="the event's seed (default: the config's)")
+    ap.add_argument("--steps", type=float, help="back-to-back steps (default: the config's)")
+    ap.add_argument("--report", help="also write a markdown report to this path")
+    args = ap.parse_args()
+    config = bl.read_config(args.configfile)
+    if args.seed is not None:
+        config["seed"] = args.seed
+    event = bl.event_of(config)
+    search = event.search
+    steps = int(args.steps) if args.steps else search.get("back_to_back_steps")
+    report = bl.Report(f"Back to back on {config['event']}: the throwaway's terms and the "
+                       "goals above it", args.report)
+    log = lambda line: None  # noqa: E731
+    draft, _ = first_plan(event, False, log)
+    draft, _ = improve_meetings(event, draft, seat_keys(event, draft), search["swap_moves"],
+                                search["time_limit"], log)
+    rows = []
+    for name, goals, free in VARIANTS:
+        bl.progress(f"{name} ...")
+        keys = seat_keys(event, draft)
+        if free:
+            keys = np.full_like(keys, -1)
+        start = time.perf_counter()
+        groups, _, _ = improve_goals(event, draft.copy(), keys, search["goal_moves"],
+                                     search["time_limit"], log, steps=search["anneal_steps"],
+                                     b2b_steps=steps, goals=goals)
+        goal_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"],
+                                 repair_steps=search["wind_repair_moves"])
+        wind_seconds = time.perf_counter() - start
+        seating, _ = number_tables(event, groups)
+        fig = public(recount(event, seating))
+        rows.append([name, f"{goal_seconds:.1f}", f"{wind_seconds:.1f}"]
+                    + [fig[k] for k in FIGURES] + [bl.hard_summary(fig)])
+        print(rows[-1], flush=True)
+    report.table(["goals", "goals stage (s)", "winds stage (s)", *FIGURES, "hard rules"], rows,
+                 caption=f"`{args.configfile}`, seed {config['seed']}, {steps:,} back-to-back "
+                 "steps, one draft (stages 2-3) for all four; issue 2's throwaway: 49")
+    report.done()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
