@@ -8,8 +8,8 @@ swap search that held only countries met >= 20. Our plan holds more above back t
 class mixes (each day's and the event's) rank above it, and every table seats one place of
 each planned wind, so that the wind stage can meet every wind rule. This script drafts the
 event once (stages 2 and 3 as in seating.core.plan), then runs the goals stage from that
-draft four times with the same annealing (`--steps` back-to-back steps, the default event's
-by default):
+draft four times with the same annealing (`--steps` back-to-back steps; by default the
+config's `back_to_back_steps`, else the goals stage's own default):
 
 - the throwaway's terms: the meeting rules, common opponents and countries met, seats free;
 - the same with the wind patterns (every table one place of each planned wind);
@@ -32,7 +32,7 @@ import numpy as np
 from seating import engine
 from seating.check import public, recount
 from seating.draft import first_plan, seat_keys
-from seating.goals import FINER_GOALS, improve_goals
+from seating.goals import B2B_STEPS, FINER_GOALS, improve_goals
 from seating.swaps import improve_meetings
 from seating.tables import number_tables
 from seating.winds import assign_winds
@@ -62,6 +62,8 @@ def main() -> int:
     event = bl.event_of(config)
     search = event.search
     steps = int(args.steps) if args.steps else search.get("back_to_back_steps")
+    if steps is None:  # the goals stage's own default
+        steps = B2B_STEPS * search["anneal_steps"]
     report = bl.Report(f"Back to back on {config['event']}: the throwaway's terms and the "
                        "goals above it", args.report)
     log = lambda line: None  # noqa: E731
@@ -90,7 +92,8 @@ def main() -> int:
         print(rows[-1], flush=True)
     report.table(["goals", "goals stage (s)", "winds stage (s)", *FIGURES, "hard rules"], rows,
                  caption=f"`{args.configfile}`, seed {config['seed']}, {steps:,} back-to-back "
-                 "steps, one draft (stages 2-3) for all four; issue 2's throwaway: 49")
+                 "steps, one draft (stages 2-3) for all four (issue 2's throwaway search on the "
+                 "default event: 49)")
     report.done()
     return 0
 
