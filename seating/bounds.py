@@ -147,6 +147,17 @@ def back_to_back_floor(event: Event) -> int:
 
 
 def consecutive_area_floor(event: Event) -> int:
+    """Fewest (player, hanchan) pairs in the same area as the hanchan before, in plans with
+    every player within 1 of each area's share over the event (a hard rule): the larger of
+    _consecutive_area_count and _players_alone_floor (the second is exact when players move
+    alone; the first stands where that program is too large to build).
+    """
+    alone = _players_alone_floor(event)
+    counted = _consecutive_area_count(event)
+    return counted if alone is None else max(counted, alone)
+
+
+def _consecutive_area_count(event: Event) -> int:
     """Fewest (player, hanchan) pairs in the same area as the hanchan before, by counting.
 
     Two counts, each a lower bound on one area's pairs; the larger counts, and the areas
@@ -174,3 +185,107 @@ def consecutive_area_floor(event: Event) -> int:
         by_change = int(np.maximum(per_hanchan[1:] + per_hanchan[:-1] - event.players, 0).sum())
         total += max(by_player, by_change)
     return total
+
+
+AREA_PROGRAM_ARCS = 20_000  # _players_alone_floor builds its program up to this many arcs:
+# the default event has 1,046 (solved in 0.02 s), the 10-16 hanchans of benchmarks/unseen.py
+# over at most three areas 100-3,400; 40 hanchans in areas of 30, 12 and 8 tables 16,294
+# (1.1 s), 16 hanchans in areas of 20, 10, 10, 5 and 5 tables 22,429 (2 s, so left to the
+# counting bound), 60 hanchans in three areas 51,362 (minutes)
+
+
+def _players_alone_floor(event: Event) -> int | None:
+    """A lower bound on the (player, hanchan) pairs in the same area as the hanchan before,
+    from every player's path through the hanchans as if players moved alone: the linear
+    relaxation of that integer program (HiGHS interior point, through scipy), rounded up.
+    None for a single area or a program above AREA_PROGRAM_ARCS.
+
+    A player's state after hanchan h is its area there and its count in every area so far;
+    a state can be reached only while the event shares can still be met by the end (each
+    count at the floor or ceiling of its share). Integer flows carry the P players from
+    state to state, each (hanchan, area) holding exactly its seats; a step that stays in
+    an area costs 1. Any plan meeting every share is such a flow (groups of a table move
+    together, which only restricts it), so the optimum bounds every plan from below, and
+    so does the relaxation's. On 546 programs of random events (benchmarks/unseen.py's
+    generator, seeds 100-139, tables of 3 and 4) the relaxation was whole, the integer
+    optimum itself; it was above _consecutive_area_count on 3 of the 273 with event shares
+    alone, e.g. 78 places at tables of 3 over 11 hanchans, areas of 7, 6 and 13 tables:
+    count 0, bound 3 (tests/test_check.py says why).
+    """
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix
+
+    H = event.hanchans
+    A = len(event.areas)
+    if A < 2 or H < 2:
+        return None
+    share, _ = area_shares(event)
+    lo = np.floor(share + 1e-9).astype(np.int64)
+    hi = lo + (share - lo > 1e-9)
+    area_at = event.area_at
+    seats = np.stack([np.bincount(area_at[h], minlength=A) for h in range(H)]) * event.table_size
+
+    def open_to(counts, h):
+        """Whether a player with these counts after hanchan h can still meet every share."""
+        rest = H - h - 1
+        if (counts > hi).any():
+            return False
+        return int(np.maximum(lo - counts, 0).sum()) <= rest <= int((hi - counts).sum())
+
+    # layers[h]: state (area, counts) -> its index; arcs (from state or -1, to state, cost)
+    layers = []
+    arcs_from, arcs_to, arcs_cost, arcs_h = [], [], [], []
+    first = {}
+    for a in range(A):
+        counts = np.zeros(A, dtype=np.int64)
+        counts[a] = 1
+        if seats[0, a] and open_to(counts, 0):
+            first[(a, tuple(counts))] = len(first)
+            arcs_from.append(-1)
+            arcs_to.append(first[(a, tuple(counts))])
+            arcs_cost.append(0)
+            arcs_h.append(0)
+    layers.append(first)
+    for h in range(1, H):
+        layer = {}
+        for (a, counts), i in layers[-1].items():
+            for b in range(A):
+                if not seats[h, b]:
+                    continue
+                step = np.array(counts)
+                step[b] += 1
+                if not open_to(step, h):
+                    continue
+                key = (b, tuple(step))
+                if key not in layer:
+                    layer[key] = len(layer)
+                arcs_from.append(i)
+                arcs_to.append(layer[key])
+                arcs_cost.append(1 if a == b else 0)
+                arcs_h.append(h)
+        layers.append(layer)
+        if len(arcs_to) > AREA_PROGRAM_ARCS:
+            return None
+    n = len(arcs_to)
+    arcs_from, arcs_to, arcs_h = (np.array(v, dtype=np.int64)
+                                  for v in (arcs_from, arcs_to, arcs_h))
+    # rows: one per state of hanchans 0 .. H-2 (what comes in goes on), then one per
+    # (hanchan, area) (its seats)
+    offset = np.concatenate([[0], np.cumsum([len(layer) for layer in layers])])
+    area_of = [np.array([a for (a, _) in layer], dtype=np.int64) for layer in layers]
+    into = offset[arcs_h] + arcs_to
+    keep_in = arcs_h < H - 1
+    out = arcs_from >= 0
+    flow_rows = offset[H - 1]
+    area_row = flow_rows + np.array([arcs_h[j] * A + area_of[arcs_h[j]][arcs_to[j]]
+                                     for j in range(n)], dtype=np.int64)
+    rows = np.concatenate([into[keep_in], offset[arcs_h[out] - 1] + arcs_from[out], area_row])
+    cols = np.concatenate([np.nonzero(keep_in)[0], np.nonzero(out)[0], np.arange(n)])
+    vals = np.concatenate([np.ones(keep_in.sum()), -np.ones(out.sum()), np.ones(n)])
+    matrix = coo_matrix((vals, (rows, cols)), shape=(flow_rows + H * A, n)).tocsr()
+    need = np.r_[np.zeros(flow_rows), seats.ravel()]
+    result = linprog(np.array(arcs_cost, dtype=np.float64), A_eq=matrix, b_eq=need,
+                     bounds=(0, None), method="highs-ipm")
+    if result.status != 0:
+        return None  # no flow meets every share (the hard rule cannot hold): no bound here
+    return int(np.ceil(result.fun - 1e-4))  # the pairs are whole: a fraction rounds up

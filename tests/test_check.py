@@ -94,6 +94,73 @@ def test_consecutive_area_bound_holds_for_any_seating():
         assert f["consecutive_same_area"] >= f["consecutive_same_area_bound"] == 24
 
 
+def _fewest_alone(ev):
+    """Fewest (player, hanchan) pairs in the same area twice in a row over every way of
+    seating players one by one, each within 1 of every area's share: by exhaustion over
+    multisets of area sequences (tiny events only)."""
+    import functools
+    import itertools
+
+    from seating.bounds import area_shares
+
+    H, A = ev.hanchans, len(ev.areas)
+    share, _ = area_shares(ev)
+    seats = np.stack([np.bincount(ev.area_at[h], minlength=A) for h in range(H)])
+    target = tuple((seats * ev.table_size).ravel())
+    seqs = [(s, sum(s[i] == s[i + 1] for i in range(H - 1)))
+            for s in itertools.product(range(A), repeat=H)
+            if (np.abs(np.bincount(s, minlength=A) - share) < 1).all()]
+
+    @functools.lru_cache(None)
+    def best(i, left, cols):
+        if left == 0:
+            return 0 if cols == target else 10**9
+        if i == len(seqs):
+            return 10**9
+        seq, cost = seqs[i]
+        found = best(i + 1, left, cols)
+        taken = list(cols)
+        for k in range(1, left + 1):  # k players on this sequence
+            for h in range(H):
+                taken[h * A + seq[h]] += 1
+            if any(t > n for t, n in zip(taken, target)):
+                break
+            found = min(found, k * cost + best(i + 1, left - k, tuple(taken)))
+        return found
+
+    return best(0, ev.players, (0,) * (H * A))
+
+
+def test_consecutive_area_bound_is_the_fewest_with_players_moving_alone():
+    """On tiny events the bound equals the exhaustive optimum of seating players one by one
+    within their event shares, a relaxation of every plan (a table's players move together)."""
+    from seating.bounds import consecutive_area_floor
+
+    cases = [(6, 3, 4, (("A", 1), ("B", 1))), (8, 4, 5, (("A", 1), ("B", 1))),
+             (9, 3, 4, (("A", 2), ("B", 1))), (12, 3, 5, (("A", 3), ("B", 1))),
+             (12, 4, 6, (("A", 2), ("B", 1))), (9, 3, 4, (("A", 1), ("B", 1), ("C", 1))),
+             (12, 3, 4, (("A", 2), ("B", 1), ("C", 1)))]
+    for players, size, hanchans, areas in cases:
+        ev = one_each(players, hanchans, (hanchans,), size=size, areas=areas)
+        assert consecutive_area_floor(ev) == _fewest_alone(ev), (players, hanchans, areas)
+
+
+def test_consecutive_area_bound_beyond_counting():
+    """78 places at tables of 3 over 11 hanchans, areas of 7, 6 and 13 tables: no count
+    forces anyone to stay, but the event shares do. The large area holds 39 of the 78
+    places at every hanchan, so half the players sit there 6 times and half 5 times. To
+    leave it every time, a player with 6 must take hanchans 1, 3, .., 11 there: 39 of them
+    would fill it at the odd hanchans, and the other 39 would sit in the small areas at all
+    6 odd hanchans, 3 times each at most in the area of 7 tables (share 2.96), 117 of its
+    6 x 21 = 126 seats. So somebody stays; the program finds 3 at least."""
+    from seating.bounds import _consecutive_area_count, consecutive_area_floor
+
+    ev = one_each(78, 11, (4, 4, 3), size=3,
+                  areas=(("Area 1", 7), ("Area 2", 6), ("Area 3", 13)))
+    assert _consecutive_area_count(ev) == 0
+    assert consecutive_area_floor(ev) == 3
+
+
 def test_back_to_back_bound_holds_for_every_plan_without_compatriots():
     """With 4 or 5 countries at tables of 4 and no compatriots at a table, a player meets 3
     of the other 3 or 4 countries every hanchan, so two in a row always share one: the
