@@ -149,8 +149,10 @@ def back_to_back_floor(event: Event) -> int:
 def consecutive_area_floor(event: Event) -> int:
     """Fewest (player, hanchan) pairs in the same area as the hanchan before, in plans with
     every player within 1 of each area's share over the event (a hard rule): the larger of
-    _consecutive_area_count and _players_alone_floor (the second is exact when players move
-    alone; the first stands where that program is too large to build).
+    _consecutive_area_count and _players_alone_floor (the program of players moving alone,
+    which can see more than the count; the count stands alone where the program is too
+    large to build). The day shares, a goal ranked above it but not a hard rule, are not
+    assumed.
     """
     alone = _players_alone_floor(event)
     counted = _consecutive_area_count(event)
