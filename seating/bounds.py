@@ -199,8 +199,9 @@ AREA_PROGRAM_ARCS = 20_000  # _players_alone_floor builds its program up to this
 def _players_alone_floor(event: Event) -> int | None:
     """A lower bound on the (player, hanchan) pairs in the same area as the hanchan before,
     from every player's path through the hanchans as if players moved alone: the linear
-    relaxation of that integer program (HiGHS interior point, through scipy), rounded up.
-    None for a single area or a program above AREA_PROGRAM_ARCS.
+    relaxation of that integer program (players_alone_program; HiGHS interior point,
+    through scipy), rounded up. None for a single area or a program above
+    AREA_PROGRAM_ARCS.
 
     A player's state after hanchan h is its area there and its count in every area so far;
     a state can be reached only while the event shares can still be met by the end (each
@@ -215,6 +216,21 @@ def _players_alone_floor(event: Event) -> int | None:
     count 0, bound 3 (tests/test_check.py says why).
     """
     from scipy.optimize import linprog
+
+    program = players_alone_program(event)
+    if program is None:
+        return None
+    cost, matrix, need = program
+    result = linprog(cost, A_eq=matrix, b_eq=need, bounds=(0, None), method="highs-ipm")
+    if result.status != 0:
+        return None  # no flow meets every share (the hard rule cannot hold): no bound here
+    return int(np.ceil(result.fun - 1e-4))  # the pairs are whole: a fraction rounds up
+
+
+def players_alone_program(event: Event):
+    """The program of _players_alone_floor: arc costs, the equality matrix and its right-hand
+    side (flows on arcs from state to state, rows as below), or None for a single area or
+    more than AREA_PROGRAM_ARCS arcs. benchmarks/area_bound.py also solves it whole."""
     from scipy.sparse import coo_matrix
 
     H = event.hanchans
@@ -286,8 +302,4 @@ def _players_alone_floor(event: Event) -> int | None:
     vals = np.concatenate([np.ones(keep_in.sum()), -np.ones(out.sum()), np.ones(n)])
     matrix = coo_matrix((vals, (rows, cols)), shape=(flow_rows + H * A, n)).tocsr()
     need = np.r_[np.zeros(flow_rows), seats.ravel()]
-    result = linprog(np.array(arcs_cost, dtype=np.float64), A_eq=matrix, b_eq=need,
-                     bounds=(0, None), method="highs-ipm")
-    if result.status != 0:
-        return None  # no flow meets every share (the hard rule cannot hold): no bound here
-    return int(np.ceil(result.fun - 1e-4))  # the pairs are whole: a fraction rounds up
+    return np.array(arcs_cost, dtype=np.float64), matrix, need
