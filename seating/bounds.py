@@ -209,11 +209,11 @@ def _players_alone_floor(event: Event) -> int | None:
     state to state, each (hanchan, area) holding exactly its seats; a step that stays in
     an area costs 1. Any plan meeting every share is such a flow (groups of a table move
     together, which only restricts it), so the optimum bounds every plan from below, and
-    so does the relaxation's. On 546 programs of random events (benchmarks/unseen.py's
-    generator, seeds 100-139, tables of 3 and 4) the relaxation was whole, the integer
-    optimum itself; it was above _consecutive_area_count on 3 of the 273 with event shares
-    alone, e.g. 78 places at tables of 3 over 11 hanchans, areas of 7, 6 and 13 tables:
-    count 0, bound 3 (tests/test_check.py says why).
+    so does the relaxation's. Over 273 random events (benchmarks/area_bound.py --whole:
+    benchmarks/unseen.py's generator, seeds 100-139, tables of 3 and 4) the relaxation was
+    whole, the integer optimum itself, and above _consecutive_area_count on 3, e.g. 78
+    places at tables of 3 over 11 hanchans, areas of 7, 6 and 13 tables: count 0, bound 3
+    (tests/test_check.py says why).
     """
     from scipy.optimize import linprog
 
