@@ -159,6 +159,18 @@ def consecutive_area_floor(event: Event) -> int:
     return counted if alone is None else max(counted, alone)
 
 
+def share_range(share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The counts a fair share allows: its floor and ceiling (the same for a whole share)."""
+    lo = np.floor(share + 1e-9).astype(np.int64)
+    return lo, lo + (share - lo > 1e-9)
+
+
+def area_seats(event: Event) -> np.ndarray:
+    """seats[h, a]: the places area a seats in hanchan h."""
+    A = len(event.areas)
+    return np.stack([np.bincount(row, minlength=A) for row in event.area_at]) * event.table_size
+
+
 def _consecutive_area_count(event: Event) -> int:
     """Fewest (player, hanchan) pairs in the same area as the hanchan before, by counting.
 
@@ -174,13 +186,11 @@ def _consecutive_area_count(event: Event) -> int:
       keeps 40 players at every one of the 13 changes: 520).
     """
     h = event.hanchans
-    share, _ = area_shares(event)
+    low, high = share_range(area_shares(event)[0])
     total = 0
-    for a in range(len(event.areas)):
-        per_hanchan = (event.area_at == a).sum(axis=1) * event.table_size
+    for a, per_hanchan in enumerate(area_seats(event).T):
         seats = int(per_hanchan.sum())
-        lo = int(np.floor(share[a] + 1e-9))
-        hi = lo + (1 if share[a] - lo > 1e-9 else 0)
+        lo, hi = int(low[a]), int(high[a])
         at_hi = seats - event.players * lo if hi > lo else 0
         at_lo = event.players - at_hi
         by_player = at_lo * max(0, 2 * lo - h - 1) + at_hi * max(0, 2 * hi - h - 1)
@@ -237,11 +247,8 @@ def players_alone_program(event: Event):
     A = len(event.areas)
     if A < 2 or H < 2:
         return None
-    share, _ = area_shares(event)
-    lo = np.floor(share + 1e-9).astype(np.int64)
-    hi = lo + (share - lo > 1e-9)
-    area_at = event.area_at
-    seats = np.stack([np.bincount(area_at[h], minlength=A) for h in range(H)]) * event.table_size
+    lo, hi = share_range(area_shares(event)[0])
+    seats = area_seats(event)
 
     def open_to(counts, h):
         """Whether a player with these counts after hanchan h can still meet every share."""
@@ -250,54 +257,42 @@ def players_alone_program(event: Event):
             return False
         return int(np.maximum(lo - counts, 0).sum()) <= rest <= int((hi - counts).sum())
 
-    # layers[h]: state (area, counts) -> its index; arcs (from state or -1, to state, cost)
-    layers = []
-    arcs_from, arcs_to, arcs_cost, arcs_h = [], [], [], []
-    first = {}
-    for a in range(A):
-        counts = np.zeros(A, dtype=np.int64)
-        counts[a] = 1
-        if seats[0, a] and open_to(counts, 0):
-            first[(a, tuple(counts))] = len(first)
-            arcs_from.append(-1)
-            arcs_to.append(first[(a, tuple(counts))])
-            arcs_cost.append(0)
-            arcs_h.append(0)
-    layers.append(first)
-    for h in range(1, H):
+    # layer: state (area, counts) after hanchan h -> its index in that hanchan; before the
+    # first hanchan one source (area -1, no counts, index -1: arcs from it add no flow row).
+    # An arc: its hanchan, the state it leaves, the state it enters, that state's area, cost
+    previous = {(-1, (0,) * A): -1}
+    arcs_h, arcs_from, arcs_to, arcs_area, arcs_cost = [], [], [], [], []
+    sizes = []
+    for h in range(H):
         layer = {}
-        for (a, counts), i in layers[-1].items():
-            for b in range(A):
-                if not seats[h, b]:
-                    continue
+        for (a, counts), i in previous.items():
+            for b in np.nonzero(seats[h])[0]:
                 step = np.array(counts)
                 step[b] += 1
                 if not open_to(step, h):
                     continue
-                key = (b, tuple(step))
-                if key not in layer:
-                    layer[key] = len(layer)
-                arcs_from.append(i)
-                arcs_to.append(layer[key])
-                arcs_cost.append(1 if a == b else 0)
+                to = layer.setdefault((b, tuple(step)), len(layer))
                 arcs_h.append(h)
-        layers.append(layer)
+                arcs_from.append(i)
+                arcs_to.append(to)
+                arcs_area.append(b)
+                arcs_cost.append(1 if a == b else 0)
         if len(arcs_to) > AREA_PROGRAM_ARCS:
             return None
+        sizes.append(len(layer))
+        previous = layer
     n = len(arcs_to)
-    arcs_from, arcs_to, arcs_h = (np.array(v, dtype=np.int64)
-                                  for v in (arcs_from, arcs_to, arcs_h))
+    arcs_h, arcs_from, arcs_to, arcs_area = (np.array(v, dtype=np.int64)
+                                             for v in (arcs_h, arcs_from, arcs_to, arcs_area))
     # rows: one per state of hanchans 0 .. H-2 (what comes in goes on), then one per
     # (hanchan, area) (its seats)
-    offset = np.concatenate([[0], np.cumsum([len(layer) for layer in layers])])
-    area_of = [np.array([a for (a, _) in layer], dtype=np.int64) for layer in layers]
-    into = offset[arcs_h] + arcs_to
+    offset = np.concatenate([[0], np.cumsum(sizes)])
     keep_in = arcs_h < H - 1
     out = arcs_from >= 0
     flow_rows = offset[H - 1]
-    area_row = flow_rows + np.array([arcs_h[j] * A + area_of[arcs_h[j]][arcs_to[j]]
-                                     for j in range(n)], dtype=np.int64)
-    rows = np.concatenate([into[keep_in], offset[arcs_h[out] - 1] + arcs_from[out], area_row])
+    rows = np.concatenate([(offset[arcs_h] + arcs_to)[keep_in],
+                           offset[arcs_h[out] - 1] + arcs_from[out],
+                           flow_rows + arcs_h * A + arcs_area])
     cols = np.concatenate([np.nonzero(keep_in)[0], np.nonzero(out)[0], np.arange(n)])
     vals = np.concatenate([np.ones(keep_in.sum()), -np.ones(out.sum()), np.ones(n)])
     matrix = coo_matrix((vals, (rows, cols)), shape=(flow_rows + H * A, n)).tocsr()
