@@ -65,13 +65,14 @@ def main() -> int:
                 alone = _players_alone_floor(event)
                 seconds += time.perf_counter() - start
                 counted = _consecutive_area_count(event)
+                whole = integer_optimum(event) if args.whole else None
+                is_above = alone is not None and alone > counted
+                falls_short = alone is not None and args.whole and whole != alone
                 compared += 1
                 built += alone is not None
-                whole = integer_optimum(event) if args.whole else None
-                if args.whole and alone is not None and whole != alone:
-                    short += 1
-                if alone is not None and alone > counted or whole not in (None, alone):
-                    above += alone is not None and alone > counted
+                above += is_above
+                short += falls_short
+                if is_above or falls_short:
                     rows.append([seed, size, config["event"], event.players, event.hanchans,
                                  "/".join(str(n) for n in config["areas"].values()), counted,
                                  alone, "" if whole is None else whole])

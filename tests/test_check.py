@@ -101,12 +101,11 @@ def _fewest_alone(ev):
     import functools
     import itertools
 
-    from seating.bounds import area_shares
+    from seating.bounds import area_seats, area_shares
 
     H, A = ev.hanchans, len(ev.areas)
     share, _ = area_shares(ev)
-    seats = np.stack([np.bincount(ev.area_at[h], minlength=A) for h in range(H)])
-    target = tuple((seats * ev.table_size).ravel())
+    target = tuple(area_seats(ev).ravel())
     seqs = [(s, sum(s[i] == s[i + 1] for i in range(H - 1)))
             for s in itertools.product(range(A), repeat=H)
             if (np.abs(np.bincount(s, minlength=A) - share) < 1).all()]
