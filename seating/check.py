@@ -232,8 +232,8 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
             day_count[:, day_of[h], a] += area[:, h] == a
     fig["area_day_max_deviation"] = round(float(np.abs(day_count - day_share[None]).max()), 3)
     # (player, day, area) counts outside [floor, ceil] of the day's share
-    day_outside = ((day_count > np.ceil(day_share - 1e-9)[None])
-                   | (day_count < np.floor(day_share + 1e-9)[None]))
+    day_lo, day_hi = bounds.share_range(day_share)
+    day_outside = (day_count > day_hi[None]) | (day_count < day_lo[None])
     fig["area_day_outside"] = int(day_outside.sum())
     same_area = (area[:, 1:] == area[:, :-1]) & (area[:, 1:] >= 0)
     fig["consecutive_same_area"] = int(same_area.sum())

@@ -61,7 +61,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from .bounds import area_shares
+from .bounds import area_shares, share_range
 from .event import Event
 from .jit import copy_into, kernel
 
@@ -109,7 +109,8 @@ FIRST_ATTEMPTS = 3  # first annealing runs while table repeats stay above their 
 
 
 def _outside(count: np.ndarray, share: np.ndarray) -> np.ndarray:
-    return np.maximum(np.maximum(count - np.ceil(share - 1e-9), np.floor(share + 1e-9) - count), 0)
+    lo, hi = share_range(share)
+    return np.maximum(np.maximum(count - hi, lo - count), 0)
 
 
 @kernel
@@ -478,8 +479,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
             rest = np.nonzero(want < 0)[0]
             want[rest] = np.array(free, dtype=np.int64)[rng.permutation(len(free))][:len(rest)]
             area[h] = want
-    lo = np.repeat(np.floor(share + 1e-9)[None, :], event.players, axis=0).astype(np.int64)
-    hi = np.repeat(np.ceil(share - 1e-9)[None, :], event.players, axis=0).astype(np.int64)
+    lo, hi = (np.repeat(bound[None, :], event.players, axis=0) for bound in share_range(share))
     wanted = np.full((H, G), -1, dtype=np.int64)
     weight = 1 << 20  # players off their share first, then (re-planning) groups moved
     if prefer is not None:
@@ -487,8 +487,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
     start = area.copy()
     day_share = area_shares(event)[1]
     mov = np.asarray(movable, dtype=np.bool_)
-    day_lo = np.floor(day_share + 1e-9).astype(np.int64)
-    day_hi = np.ceil(day_share - 1e-9).astype(np.int64)
+    day_lo, day_hi = share_range(day_share)
     day_of = event.day_of.astype(np.int64)
 
     def search(attempt):
@@ -1340,10 +1339,8 @@ def area_patterns(event: Event, wind: np.ndarray, seed: int,
         for w in np.unique(wind[h]):
             places = np.nonzero(wind[h] == w)[0]
             place_area[h, rng.permutation(places)] = np.repeat(np.arange(A), cap[h])
-    lo = np.floor(share + 1e-9).astype(np.int64)
-    hi = np.ceil(share - 1e-9).astype(np.int64)
-    day_lo = np.floor(day_share + 1e-9).astype(np.int64)
-    day_hi = np.ceil(day_share - 1e-9).astype(np.int64)
+    lo, hi = share_range(share)
+    day_lo, day_hi = share_range(day_share)
     found = _pattern_anneal(place_area, np.ascontiguousarray(wind, dtype=np.int64),
                             event.country_of.astype(np.int64), cap.astype(np.int64),
                             event.day_of.astype(np.int64), lo, hi, day_lo, day_hi, steps,
