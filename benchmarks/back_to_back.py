@@ -7,35 +7,31 @@ Issue 2 names 49 (player, hanchan) pairs meeting a country twice in a row, from 
 swap search that held only countries met >= 20. Our plan holds more above back to back: the
 class mixes (each day's and the event's) rank above it, and every table seats one place of
 each planned wind, so that the wind stage can meet every wind rule. This script drafts the
-event once (stages 2 and 3 as in seating.core.plan), then runs the goals stage from that
-draft four times with the same annealing (`--steps` back-to-back steps; by default the
-config's `back_to_back_steps`, else the goals stage's own default):
+event once (stages 2 and 3: seating.core.meetings), then runs stages 4-6 from that draft four
+times (seating.core.finish) with the same annealing (`--steps` back-to-back steps; by
+default the config's `back_to_back_steps`, else the goals stage's own default):
 
 - the throwaway's terms: the meeting rules, common opponents and countries met, seats free;
 - the same with the wind patterns (every table one place of each planned wind);
 - the class mixes too, seats free;
 - every goal, with the wind patterns: the plan's own goals stage.
 
-Each result goes on through the wind and tables stages and is recounted from the seating
-(seating.check.recount): back to back, countries met, the class mixes' largest gaps from a
-fair share, and the wind rules, which free seats may leave unmet.
+Each seating is recounted (seating.check.recount): back to back, countries met, the class
+mixes' largest gaps from a fair share, and the wind rules, which free seats may leave unmet.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import benchlib as bl
 import numpy as np
 
 from seating import engine
 from seating.check import public, recount
-from seating.draft import first_plan, seat_keys
-from seating.goals import FINER_GOALS, improve_goals
-from seating.swaps import improve_meetings
-from seating.tables import number_tables
-from seating.winds import assign_winds
+from seating.core import finish, meetings
+from seating.draft import seat_keys
+from seating.goals import FINER_GOALS
 
 NO_MIX = tuple(g for g in FINER_GOALS if g not in (engine.DAY_MIX, engine.TOTAL_MIX))
 VARIANTS = (  # name, finer goals, seats free of the wind patterns
@@ -65,30 +61,18 @@ def main() -> int:
     steps = int(args.steps) if args.steps else search.get("back_to_back_steps")
     report = bl.Report(f"Back to back on {config['event']}: the throwaway's terms and the "
                        "goals above it", args.report)
-    log = lambda line: None  # noqa: E731
-    draft, _ = first_plan(event, False, log)
-    draft, _ = improve_meetings(event, draft, seat_keys(event, draft), search["swap_moves"],
-                                search["time_limit"], log)
+    draft, _ = meetings(event)
     rows = []
     for name, goals, free in VARIANTS:
         bl.progress(f"{name} ...")
         keys = seat_keys(event, draft)
         if free:
             keys = np.full_like(keys, -1)
-        start = time.perf_counter()
-        groups, _, summary = improve_goals(event, draft.copy(), keys, search["goal_moves"],
-                                           search["time_limit"], log,
-                                           steps=search["anneal_steps"], b2b_steps=steps,
-                                           goals=goals)
-        goal_seconds = time.perf_counter() - start
-        start = time.perf_counter()
-        groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"],
-                                 repair_steps=search["wind_repair_moves"])
-        wind_seconds = time.perf_counter() - start
-        seating, _ = number_tables(event, groups)
+        seating, seconds, summary = finish(event, draft, keys=keys, goals=goals, b2b_steps=steps)
         fig = public(recount(event, seating))
-        rows.append([name, f"{summary['moves']['back_to_back']:,}", f"{goal_seconds:.1f}",
-                     f"{wind_seconds:.1f}"] + [fig[k] for k in FIGURES] + [bl.hard_summary(fig)])
+        rows.append([name, f"{summary['moves']['back_to_back']:,}", f"{seconds['goals']:.1f}",
+                     f"{seconds['winds']:.1f}"] + [fig[k] for k in FIGURES]
+                    + [bl.hard_summary(fig)])
         print(rows[-1], flush=True)
     report.table(["goals", "back-to-back steps", "goals stage (s)", "winds stage (s)", *FIGURES,
                   "hard rules"], rows,
