@@ -9,7 +9,7 @@ def main(smk):
     event = from_config(smk.params.event)
     log = io.Log(smk.log[0])
     plan = io.read_groups(smk.input.groups, event)
-    seating, summary = number_tables(event, plan)
+    seating, summary = number_tables(event, plan, log=log)
     io.write_seating(smk.output.seating, event, seating)
     io.write_json(smk.output.summary,
                   {"tables": event.tables, "areas": dict(event.areas), **summary})

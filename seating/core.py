@@ -68,6 +68,6 @@ def finish(event: Event, groups: np.ndarray, log=lambda line: None,
                             repair_steps=search["wind_repair_moves"])
     seconds["winds"] = time.perf_counter() - start
     start = time.perf_counter()
-    seating, _ = number_tables(event, groups)
+    seating, _ = number_tables(event, groups, log=log)
     seconds["tables"] = time.perf_counter() - start
     return seating, seconds, summary

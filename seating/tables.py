@@ -56,6 +56,7 @@ swap stage cannot meet them so, it searches on with the winds alone (seating.swa
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -588,16 +589,17 @@ def _player_costs(h, table_of, area_at, share, day_share, day_of):
 
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
                   given: np.ndarray | None = None, sweeps: int = 30,
-                  steps: int = 500_000, keep: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, dict]:
+                  steps: int = 500_000, keep: np.ndarray | None = None,
+                  log=lambda line: None) -> tuple[np.ndarray, dict]:
     """Give every group a table number: returns seating[hanchan, table, seat] and a summary
     (what the exact renumbering of step 4 did).
 
     movable/given: hanchans with movable False keep the table numbers of `given`
     (a seating of the same shape) and are never renumbered. keep: an earlier seating
     (re-planning); a group that sat at a table there stays at it unless the rules above
-    area changes need it elsewhere (W_STAY).
+    area changes need it elsewhere (W_STAY). log: a progress line after each step.
     """
+    started = time.perf_counter()
     H, G, S = plan.shape
     P = event.players
     area_at = event.area_at
@@ -629,6 +631,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     chosen, searched = assign_areas(
         event, plan, movable, given_area,
         prefer=None if keep is None else np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
+    log(f"tables: areas chosen ({time.perf_counter() - started:.1f} s)")
 
     # imported here: the swap and goals stages import this module (seat_keys) and need no scipy
     from scipy.optimize import linear_sum_assignment
@@ -700,6 +703,14 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         area = np.take_along_axis(area_at, a, axis=1)  # the area of group g of hanchan h
         return (repeats(), off_share(), *_area_goals(plan, area, day_of, day_share))
 
+    def progress(step):
+        """A progress line: the step done and where the numbering stands (leaves table_of
+        set to assign)."""
+        seat(assign)
+        seen = _seen_again(_visits(table_of, area_at.shape[1]))
+        log(f"tables: {step}; now {seen} tables seen twice, {off_share()} (place, area) "
+            f"counts off an event share ({time.perf_counter() - started:.1f} s)")
+
     def keep_if_better(candidate) -> bool:
         """Sweep a candidate numbering and keep it if it is better by the order of the rules
         than the present one; otherwise back to that (assign and table_of end on the one
@@ -714,6 +725,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         seat(assign)
         return better
 
+    progress("first numbering (Hungarian method per hanchan)")
     if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
         for attempt in range(FIRST_ATTEMPTS):
             # fewer tables than hanchans (a tight colouring) or a second run: hotter
@@ -738,6 +750,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 event.seed + 7, full, 2 * W_DAY, W_NEXT / 20, prefer, W_STAY)
     seat(assign)
     sweep(keep=False)
+    progress("annealed and renumbered hanchan by hanchan")
     if movable.all():
         # the groups may come numbered so that nobody sees a table twice already (a design
         # laid out for it: seating.designs.transversal_design); that numbering is kept when
@@ -761,6 +774,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 seat(assign)
                 sweep(keep=False)  # the area goals again; table repeats outweigh them all
                 break
+        progress(f"exact renumbering: {summary['exact_renumbering']}")
     if keep is None and movable.all() and floor == 0 and (repeats() > 0 or off_share() > 0):
         # the exact renumbering found nothing in its time: the guided search below, from the
         # numbering that keeps every group in the area chosen for balance, with a count off
@@ -776,6 +790,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                                      if keep_if_better(held) else "not kept")
         else:
             summary["areas_held"] = f"{left} tables seen twice left"
+        progress(f"guided search with the areas held: {summary['areas_held']}")
     if keep is None and movable.all() and floor == 0 and repeats() > 0:
         # tables still seen twice where nobody need see one twice: the area shares held
         # the numbering there (with more hanchans than tables the first runs above are
@@ -806,6 +821,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 event.seed + 9, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
         summary["tables_alone"] = ("kept: better by the order of the rules"
                                    if keep_if_better(alone) else "not kept")
+        progress(f"tables numbered nearly alone, then the area goals: {summary['tables_alone']}")
     seating = np.empty_like(plan)
     for h in range(H):
         seating[h, assign[h]] = plan[h]

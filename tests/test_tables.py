@@ -1,10 +1,11 @@
 """Stage 6 on a full-size plan: a new table every hanchan and every area within 1 of share."""
 
+import re
 from pathlib import Path
 
 import numpy as np
 
-from seating.bounds import area_shares
+from seating.bounds import area_shares, share_range
 from seating.check import recount
 from seating.draft import draft
 from seating.tables import number_tables
@@ -13,17 +14,36 @@ from seating.winds import choose_patterns
 DATA = Path(__file__).resolve().parent / "data"
 
 
+def _progress(lines):
+    """(tables seen twice, counts off an event share) of each progress line that states
+    where the numbering stands."""
+    found = [re.search(r"now (\d+) tables seen twice, (\d+) \(place, area\) counts", line)
+             for line in lines]
+    return [(int(m[1]), int(m[2])) for m in found if m]
+
+
+def _counts_off(ev, area):
+    """(place, area) counts outside [floor, ceil] of the area's event share, recounted."""
+    lo, hi = share_range(area_shares(ev)[0])
+    counts = np.stack([(area == a).sum(axis=1) for a in range(len(ev.areas))], axis=1)
+    return int(((counts < lo) | (counts > hi)).sum())
+
+
 def test_default_size_tables_and_areas(default_event):
     ev = default_event
     rng = np.random.default_rng(0)
     keys = choose_patterns(ev.country_of, ev.days, ev.table_size, rng).T.copy()
     plan = draft(ev.country_of, keys, ev.table_size, 1)
-    seating, _ = number_tables(ev, plan, steps=200_000)
+    lines = []
+    seating, _ = number_tables(ev, plan, steps=200_000, log=lines.append)
     # the same groups, now with table numbers
     for h in range(ev.hanchans):
         assert sorted(map(tuple, np.sort(seating[h], axis=1))) == \
             sorted(map(tuple, np.sort(plan[h], axis=1)))
     f = recount(ev, seating)
+    # the progress lines end where the seating's recount stands
+    assert all(line.startswith("tables: ") for line in lines)
+    assert _progress(lines)[-1] == (f["table_repeats"], _counts_off(ev, f["_area"]))
     assert f["table_repeats"] == 0
     assert f["area_max_deviation"] < 1
     share, _ = area_shares(ev)
@@ -112,13 +132,18 @@ def test_a_table_repeat_the_annealing_leaves_is_renumbered_away():
     ev = Event(name="t", hanchans=14, days=(5, 5, 4), table_size=4, seed=1,
                countries=tuple((f"C{i:03d}", 1) for i in range(100)), areas=(("Hall", 25),))
     plan = np.loadtxt(DATA / "solo-100x14-groups.txt", dtype=np.int64).reshape(14, 25, 4)
-    seating, summary = number_tables(ev, plan)
+    lines = []
+    seating, summary = number_tables(ev, plan, log=lines.append)
     for h in range(14):
         assert sorted(map(tuple, np.sort(seating[h], axis=1))) == \
             sorted(map(tuple, np.sort(plan[h], axis=1)))
     assert _table_visits(seating, 100).max() == 1
     assert recount(ev, seating)["table_repeats"] == 0
     assert summary["exact_renumbering"].startswith("found")
+    # the progress lines show the repeat the annealing left and the renumbering removing it
+    stands = _progress(lines)
+    assert stands[-2][0] > 0 and stands[-1] == (0, 0)
+    assert "exact renumbering: found" in lines[-1]
 
 
 def test_exact_renumbering_keeps_areas_and_fixed_hanchans():
