@@ -65,7 +65,7 @@ def finish(event: Event, groups: np.ndarray, log=lambda line: None,
     seconds["goals"] = time.perf_counter() - start
     start = time.perf_counter()
     groups, _ = assign_winds(groups, event.days, event.seed + 5, search["wind_moves"],
-                            repair_steps=search["wind_repair_moves"])
+                            repair_steps=search["wind_repair_moves"], log=log)
     seconds["winds"] = time.perf_counter() - start
     start = time.perf_counter()
     seating, _ = number_tables(event, groups, log=log)

@@ -42,6 +42,8 @@ short days) a few breaks may stay.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -348,6 +350,7 @@ T_START = 12.0  # temperatures of the repair, in weighted faults
 T_END = 0.5
 REPAIR_RESTART = 20_000  # moves of each restart of the repair: many short restarts
 # beat few long ones on golfers 32 x 9 (8 of 8 groupings against 4 of 8)
+PROGRESS_RESTARTS = 25  # a progress line every so many restarts, and at each new best
 
 
 @kernel
@@ -637,8 +640,8 @@ def _weighted_faults(plan: np.ndarray, day_start: np.ndarray, day_len: np.ndarra
 
 
 def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
-                 movable: np.ndarray | None = None, repair_steps: int = 3_000_000
-                 ) -> tuple[np.ndarray, int]:
+                 movable: np.ndarray | None = None, repair_steps: int = 3_000_000,
+                 log=lambda line: None) -> tuple[np.ndarray, int]:
     """Seat winds for a grouping: plan[h, g, s] sits at wind s. Returns (plan, faults left).
 
     A plan from our draft already seats every place at its valid pattern; then only the
@@ -652,8 +655,10 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     repair_steps moves are spent or no fault is left; the best result is kept if it has
     fewer faults. Breaks left then are solved exactly in a window of hanchans around them
     (_exact_window), as wide as EXACT_VARIABLES allows.
-    The spreading search (steps moves) then runs on the kept plan.
+    The spreading search (steps moves) then runs on the kept plan. log: progress lines of
+    the repair (none when the groups need none).
     """
+    started = time.perf_counter()
     plan = np.array(plan, dtype=np.int64, copy=True)
     H, G, S = plan.shape
     day_len = np.array(days, dtype=np.int64)
@@ -663,26 +668,41 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     movable = np.asarray(movable, dtype=np.bool_)
     before = _weighted_faults(plan, day_start, day_len)
     whole_tried = before > 0 and G * S * H * S <= EXACT_VARIABLES
+
+    def progress(what):
+        log(f"winds: {what} ({time.perf_counter() - started:.1f} s)")
+
+    if before > 0:
+        how = "an integer program" if whole_tried else "restarts of block seatings"
+        progress(f"the groups as given break the wind rules (weighted {before}); seating them "
+                 f"by {how}")
     if whole_tried:
         exact = _exact(plan, days, movable)
+        progress("integer program: " + ("seated" if exact is not None else "no seats found"))
         if exact is not None:
             plan, before = exact, 0
     rng = np.random.default_rng(seed)
     best = before
     attempt = 0
     left = repair_steps if before > 0 else 0
+    restarts = -(-left // REPAIR_RESTART)
     while left > 0 and best > 0:
         steps_now = min(left, REPAIR_RESTART)
         left -= steps_now
         repaired, free = _perfect_blocks(plan, movable, rng)
         after = _block_repair(repaired, day_start, day_len, free, movable, seed + attempt,
                               steps_now, T_START, T_END)
-        if after < best:
+        improved = after < best
+        if improved:
             best, kept = after, repaired
         attempt += 1
+        if improved or attempt % PROGRESS_RESTARTS == 0:
+            progress(f"repair restart {attempt} of at most {restarts}: fewest weighted "
+                     f"breaks {best}")
     if best < before:
         plan = kept
     if best > 0:
         plan = _exact_window(plan, days, movable, whole_tried)
+        progress("breaks left solved in a window of hanchans around them, where one was found")
     left = _improve(plan, winds_of(plan), day_start, day_len, S, movable, seed, steps)
     return plan, int(left)

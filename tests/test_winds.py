@@ -1,6 +1,7 @@
 """Wind rules, tested exactly for every player, and the patterns that satisfy them."""
 
 import itertools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -207,8 +208,9 @@ def test_assign_winds_keeps_a_keyed_plan_valid():
     for h in range(14):
         for w in range(4):
             plan[h, :, w] = rng.permutation(np.nonzero(pat[:, h] == w)[0])
-    out, left = assign_winds(plan, days, 1, 20000)
-    assert left == 0
+    lines = []
+    out, left = assign_winds(plan, days, 1, 20000, log=lines.append)
+    assert left == 0 and lines == []  # nothing to repair, nothing to report
     f = sequence_faults(winds_of(out), days, 4)
     assert not (f["count_bad"].any() or f["day_bad"].any() or f["consecutive"].any()
                 or f["prefix"].any())
@@ -246,11 +248,19 @@ def test_assign_winds_repairs_a_design_grouping(groups, days):
     plan = designs.binary_planes(5) if groups == "planes" else designs.affine_geometry(4, 2)
     plan = plan[np.arange(H) % plan.shape[0]]
     assert sum(rule_breaks(plan, days).values()) > 0
-    out, left = assign_winds(plan, days, 1, 20000)
+    lines = []
+    out, left = assign_winds(plan, days, 1, 20000, log=lines.append)
     assert left == 0
     assert rule_breaks(out, days) == {"count_bad": 0, "day_bad": 0, "consecutive": 0,
                                       "prefix": 0}
     assert same_tables(out, plan)
+    # progress lines: the breaks found, then the integer program or the restarts, whose
+    # fewest breaks never rise
+    assert all(line.startswith("winds: ") for line in lines)
+    assert "break the wind rules" in lines[0]
+    assert any("integer program" in line or "repair restart" in line for line in lines[1:])
+    fewest = [int(n) for n in re.findall(r"fewest weighted breaks (\d+)", "\n".join(lines))]
+    assert fewest == sorted(fewest, reverse=True)
 
 
 def test_repair_leaves_fixed_hanchans_alone():
