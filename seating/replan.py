@@ -107,7 +107,7 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     log(f"re-planning hanchans {after + 1}-{event.hanchans} (1-{after} played)")
     plan, _ = improve_meetings(new, plan, keys, search["swap_moves"], search["time_limit"], log,
                                movable=movable)
-    result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating)
+    result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating, log=log)
     assert (result[~movable] == seating[~movable]).all(), "a played hanchan changed"
     changes = []
     names = new.place_names
