@@ -703,6 +703,7 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
         plan = kept
     if best > 0:
         plan = _exact_window(plan, days, movable, whole_tried)
-        progress("breaks left solved in a window of hanchans around them, where one was found")
+        progress("exact seats in a window of hanchans around the breaks left: weighted "
+                 f"breaks {_weighted_faults(plan, day_start, day_len)}")
     left = _improve(plan, winds_of(plan), day_start, day_len, S, movable, seed, steps)
     return plan, int(left)
