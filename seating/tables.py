@@ -790,7 +790,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                                      if keep_if_better(held) else "not kept")
         else:
             summary["areas_held"] = f"{left} tables seen twice left"
-        progress(f"guided search with the areas held: {summary['areas_held']}")
+        progress("guided search with the areas held: " + summary["areas_held"]
+                 + ("" if left == 0 else " (not kept)"))
     if keep is None and movable.all() and floor == 0 and repeats() > 0:
         # tables still seen twice where nobody need see one twice: the area shares held
         # the numbering there (with more hanchans than tables the first runs above are
