@@ -57,6 +57,8 @@ def finish(event: Event, groups: np.ndarray, log=lambda line: None,
     seconds = {}
     search = event.search
     start = time.perf_counter()
+    # improve_goals searches in the array it is given: a copy keeps the caller's groups
+    # (benchmarks/back_to_back.py finishes one draft four times)
     groups, _, summary = improve_goals(
         event, groups.copy(), seat_keys(event, groups) if keys is None else keys,
         search["goal_moves"], search["time_limit"], log, steps=search["anneal_steps"],
