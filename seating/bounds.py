@@ -12,6 +12,7 @@ import numpy as np
 
 from .countries import compatriot_floor, size_classes
 from .event import Event
+from .jit import kernel
 
 __all__ = ["compatriot_floor"]
 
@@ -159,10 +160,22 @@ def consecutive_area_floor(event: Event) -> int:
     return counted if alone is None else max(counted, alone)
 
 
+@kernel
+def share_limits(share: float) -> tuple[float, float]:
+    """The counts one fair share allows: its floor and ceiling (the same for a whole share).
+    Compiled, so that the numba kernels weighing a count against a share use it too."""
+    lo = np.floor(share + 1e-9)
+    return lo, lo + (1.0 if share - lo > 1e-9 else 0.0)
+
+
 def share_range(share: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The counts a fair share allows: its floor and ceiling (the same for a whole share)."""
-    lo = np.floor(share + 1e-9).astype(np.int64)
-    return lo, lo + (share - lo > 1e-9)
+    """share_limits of every share in an array, as two integer arrays of its shape."""
+    share = np.asarray(share, dtype=np.float64)
+    lo = np.empty(share.shape, dtype=np.int64)
+    hi = np.empty(share.shape, dtype=np.int64)
+    for i, value in np.ndenumerate(share):
+        lo[i], hi[i] = share_limits(value)
+    return lo, hi
 
 
 def area_seats(event: Event) -> np.ndarray:

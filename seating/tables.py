@@ -62,7 +62,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
-from .bounds import area_shares, share_range
+from .bounds import area_shares, share_limits, share_range
 from .event import Event
 from .jit import copy_into, kernel
 
@@ -996,8 +996,7 @@ def _tables_without_repeats(plan, assign, movable, area_at):
 
 @kernel
 def _outside1(value, share):
-    lo = np.floor(share + 1e-9)
-    hi = np.ceil(share - 1e-9)
+    lo, hi = share_limits(share)
     return max(value - hi, lo - value, 0.0)
 
 

@@ -4,8 +4,10 @@ import re
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from seating.bounds import area_shares, share_range
+from seating.bounds import area_shares, share_limits, share_range
 from seating.check import recount
 from seating.draft import draft
 from seating.tables import number_tables
@@ -392,3 +394,14 @@ def test_an_area_of_two_tables_keeps_its_share_and_every_table_new(schema):
     assert f["area_max_deviation"] < 1
     assert f["table_repeats"] == 0
     assert f["repeat_meetings"] == 0 and f["compatriot_meetings"] == 0
+
+
+@given(st.integers(1, 60), st.integers(1, 60), st.integers(1, 20))
+@settings(max_examples=200)
+def test_share_limits_are_floor_and_ceiling(tables_in_area, tables, hanchans):
+    """An area's share of a player's hanchans, hanchans x area tables / tables, allows its
+    floor and ceiling by exact integer arithmetic, in share_range and in the compiled kernel."""
+    share = hanchans * tables_in_area / tables
+    lo, hi = hanchans * tables_in_area // tables, -(-hanchans * tables_in_area // tables)
+    assert share_limits(share) == (lo, hi)
+    assert [a.tolist() for a in share_range(np.array([[share]]))] == [[[lo]], [[hi]]]
