@@ -405,3 +405,60 @@ def test_share_limits_are_floor_and_ceiling(tables_in_area, tables, hanchans):
     lo, hi = hanchans * tables_in_area // tables, -(-hanchans * tables_in_area // tables)
     assert share_limits(share) == (lo, hi)
     assert [a.tolist() for a in share_range(np.array([[share]]))] == [[[lo]], [[hi]]]
+
+
+def _areas_112():
+    """The event and groups of tests/data/areas-112-groups.txt (areas of 3, 22 and 3 tables)."""
+    from seating.event import Event
+
+    sizes = (11, 11, 10, 9, 8, 7, 7, 6, 5, 5, 5, 5, 4, 4, 2, 2, 2, 2) + (1,) * 7
+    ev = Event(name="t", hanchans=14, days=(5, 5, 4), table_size=4, seed=29,
+               countries=tuple((f"A{chr(65 + i)}X", n) for i, n in enumerate(sizes)),
+               areas=(("Area 1", 3), ("Area 2", 22), ("Area 3", 3)))
+    plan = np.loadtxt(DATA / "areas-112-groups.txt", dtype=np.int64).reshape(14, 28, 4)
+    return ev, plan
+
+
+def test_groups_of_the_smaller_areas_may_trade_tables():
+    """Areas of 3, 22 and 3 tables, groups drafted in their areas: no numbering keeps every
+    group in its area without a table seen twice (the integer program proves it). Letting
+    the groups of the two small areas take any of their 6 tables, every player's count in
+    each area held within its share, finds one: recounted, nobody at a table twice, every
+    player within 1 of each area's share, the large area's groups still in it."""
+    from seating.tables import _tables_without_repeats, pattern_areas
+
+    ev, plan = _areas_112()
+    H, G, _ = plan.shape
+    area = pattern_areas(ev, plan)
+    assert area is not None  # the groups sit in the areas of their drafted tables
+    start = np.tile(np.arange(G), (H, 1))
+    movable = np.ones(H, dtype=bool)
+    share = area_shares(ev)[0]
+    held, line = _tables_without_repeats(plan, start, movable, ev.area_at, share)
+    assert held is None and line.startswith("none exists")
+    smaller = np.array([True, False, True])
+    found, line = _tables_without_repeats(plan, start, movable, ev.area_at, share, smaller)
+    assert found is not None and line.startswith("found")
+    assert (np.sort(found, axis=1) == np.arange(G)).all()  # one group at every table
+    seating = np.empty_like(plan)
+    for h in range(H):
+        seating[h, found[h]] = plan[h]
+    f = recount(ev, seating)
+    assert f["table_repeats"] == 0 and f["area_max_deviation"] < 1
+    assert _table_visits(seating, ev.players).max() == 1
+    big = area == 1
+    assert (ev.area_at[np.arange(H)[:, None], found][big] == 1).all()
+
+
+def test_tables_stage_meets_tables_and_areas_with_small_areas():
+    """The whole tables stage on the same groups: it left an area 2 off its share (none at
+    a table twice); now every rule of where a player sits is met, the same groups."""
+    ev, plan = _areas_112()
+    seating, summary = number_tables(ev, plan)
+    for h in range(ev.hanchans):
+        assert sorted(map(tuple, np.sort(seating[h], axis=1))) == \
+            sorted(map(tuple, np.sort(plan[h], axis=1)))
+    f = recount(ev, seating)
+    assert f["table_repeats"] == 0
+    assert f["area_max_deviation"] < 1
+    assert summary["exact_renumbering"].startswith("found with the groups of the smaller")
