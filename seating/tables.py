@@ -776,7 +776,13 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         smaller = np.arange(len(share)) != np.argmax(sizes)
         tries = [(start, merged) for start in starts
                  for merged in ([None] + ([smaller] if smaller.sum() > 1 else []))]
+        posed = set()  # the program sees a start only through the area of every group
         for start, merged in tries:
+            problem = (np.take_along_axis(area_at, start, axis=1).tobytes(),
+                       None if merged is None else merged.tobytes())
+            if problem in posed:
+                continue
+            posed.add(problem)
             exact, summary["exact_renumbering"] = _tables_without_repeats(
                 plan, start, movable, area_at, share, merged)
             if exact is not None:

@@ -462,3 +462,24 @@ def test_tables_stage_meets_tables_and_areas_with_small_areas():
     assert f["table_repeats"] == 0
     assert f["area_max_deviation"] < 1
     assert summary["exact_renumbering"].startswith("found with the groups of the smaller")
+
+
+def test_the_exact_renumbering_poses_each_program_once(monkeypatch):
+    """In one area every start gives the integer program the same problem (it sees a start
+    only through the areas of the groups): with the program failing, the groups above (a
+    repeat left after the annealing, so two starts) pose it once, not once a start."""
+    from seating import tables
+    from seating.event import Event
+
+    ev = Event(name="t", hanchans=14, days=(5, 5, 4), table_size=4, seed=1,
+               countries=tuple((f"C{i:03d}", 1) for i in range(100)), areas=(("Hall", 25),))
+    plan = np.loadtxt(DATA / "solo-100x14-groups.txt", dtype=np.int64).reshape(14, 25, 4)
+    posed = []
+
+    def failing(plan, start, movable, area_at, share=None, merged=None):
+        posed.append(np.take_along_axis(area_at, start, axis=1))
+        return None, "none found (the test's stand-in)"
+
+    monkeypatch.setattr(tables, "_tables_without_repeats", failing)
+    number_tables(ev, plan)
+    assert len(posed) == 1
