@@ -466,8 +466,9 @@ def test_tables_stage_meets_tables_and_areas_with_small_areas():
 
 def test_the_exact_renumbering_poses_each_program_once(monkeypatch):
     """In one area every start gives the integer program the same problem (it sees a start
-    only through the areas of the groups): with the program failing, the groups above (a
-    repeat left after the annealing, so two starts) pose it once, not once a start."""
+    only through the areas of the groups): with the program failing, the solo 100 x 14
+    groups (a repeat left after the annealing, so two starts: see
+    test_a_table_repeat_the_annealing_leaves_is_renumbered_away) pose it once, not twice."""
     from seating import tables
     from seating.event import Event
 
