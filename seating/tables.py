@@ -972,6 +972,7 @@ def _tables_without_repeats(plan, assign, movable, area_at, share=None, merged=N
     P = int(plan.max()) + 1
     movable = np.asarray(movable, dtype=bool)
     merged = np.zeros(A, dtype=bool) if merged is None else np.asarray(merged, dtype=bool)
+    trading = merged.sum() > 1  # groups may change area: the event shares become rows
     fixed = np.zeros((P, T), dtype=np.int64)
     fixed_count = np.zeros((P, A), dtype=np.int64)  # visits of fixed hanchans to each area
     for h in np.nonzero(~movable)[0]:
@@ -999,7 +1000,7 @@ def _tables_without_repeats(plan, assign, movable, area_at, share=None, merged=N
     width = 2 * hanchans * G + P * T
     low = np.r_[np.ones(2 * hanchans * G), np.zeros(P * T)]
     high = np.r_[np.ones(2 * hanchans * G), 1 - fixed.ravel()]
-    if merged.sum() > 1:  # each player's count in a flagged area within its share
+    if trading:  # each player's count in a flagged area within its share
         area = area_at[var_h, var_t]
         inside = np.nonzero(merged[area])[0]
         rows += [width + plan[var_h[inside], var_g[inside], s] * A + area[inside]
@@ -1016,8 +1017,8 @@ def _tables_without_repeats(plan, assign, movable, area_at, share=None, merged=N
     result = milp(np.zeros(n), integrality=np.ones(n), bounds=Bounds(0, 1),
                   constraints=LinearConstraint(matrix, low, high),
                   options={"time_limit": EXACT_SECONDS, "disp": False})
-    where = "the groups in their areas" if merged.sum() < 2 else \
-        "the groups of the smaller areas at any of their tables"
+    where = ("the groups of the smaller areas at any of their tables" if trading
+             else "the groups in their areas")
     if result.status == 2:
         return None, f"none exists with {where}"
     if result.status != 0 or result.x is None:
