@@ -776,9 +776,12 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         smaller = np.arange(len(share)) != np.argmax(sizes)
         tries = [(start, merged) for start in starts
                  for merged in ([None] + ([smaller] if smaller.sum() > 1 else []))]
-        posed = set()  # the program sees a start only through the area of every group
+        # the program sees a start only through the area of every group and the tables of
+        # the fixed hanchans (re-planning): a start equal on both poses the same program
+        posed = set()
         for start, merged in tries:
             problem = (np.take_along_axis(area_at, start, axis=1).tobytes(),
+                       start[~np.asarray(movable, dtype=bool)].tobytes(),
                        None if merged is None else merged.tobytes())
             if problem in posed:
                 continue
