@@ -664,24 +664,31 @@ def club_patterns(event) -> np.ndarray:
     return patterns
 
 
-CLUB_ORDERS = 8  # orders of the design's rounds tried (club_plan)
+CLUB_ORDERS = 8  # orders of the design's rounds tried (transversal_plan)
+ROW_NODES = 100_000  # steps of delegation_rows' backtracking before it gives up
 
 
 def club_plan(event) -> tuple[np.ndarray, str]:
-    """The transversal design for clubs_fit events: group i of club_groups is the design's
-    group i (its places in order) and the seats take one valid wind sequence and its
-    images (group i at wind seq[h] XOR i), so every wind rule holds. Which field elements
-    the hanchans play decides which pairs never meet nor share an opponent (the third
-    rule): the default order (0 and the powers of the primitive element) and
-    CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
-    kept."""
+    """The transversal design for clubs_fit events, over the groups of club_groups."""
+    return transversal_plan(event, club_groups(event))
+
+
+def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
+    """The transversal design over GF(m) for k groups of m places (m = tables, k = table
+    size, m a prime power of at least k, at most m hanchans): group i is the design's group
+    i (its places in order) and the seats take one valid wind sequence and its images
+    (group i at wind seq[h] XOR i), so every wind rule holds; places of two groups meet
+    at most once and places of one group never. Which field elements the hanchans play
+    decides which pairs never meet nor share an opponent (the third rule): the default
+    order (0 and the powers of the primitive element) and CLUB_ORDERS - 1 shuffles drawn
+    from the seed are recounted, the fewest unlinked pairs kept."""
     from .designs import transversal_design
     from .winds import random_valid_sequence
 
     m, k, h = event.tables, event.table_size, event.hanchans
     rng = np.random.default_rng(event.seed)
     winds = random_valid_sequence(rng, event.days, k)
-    place_of = np.concatenate(club_groups(event))
+    place_of = np.concatenate(groups)
     best, fewest = None, None
     for attempt in range(CLUB_ORDERS):
         order = None if attempt == 0 else rng.permutation(m).tolist()
@@ -697,6 +704,52 @@ def club_plan(event) -> tuple[np.ndarray, str]:
         if fewest == 0:
             break
     return best, f"transversal design over GF({m}): {k} groups of {m}"
+
+
+def delegation_rows(event) -> list[np.ndarray] | None:
+    """k groups of exactly m places each (m = tables, k = table size), every delegation
+    whole in one group, or None when the sizes allow none (or none is found in ROW_NODES
+    steps). Backtracking, largest delegations first, each into a group with room; of the
+    empty groups only the first is tried (they are alike)."""
+    sizes = event.delegation_sizes
+    m, k = event.tables, event.table_size
+    if sizes.max() > m:
+        return None
+    order = np.argsort(-sizes, kind="stable")
+    room = np.full(k, m, dtype=np.int64)
+    row_of = np.full(len(sizes), -1, dtype=np.int64)  # by delegation; -1: none tried yet
+    i = 0
+    for _ in range(ROW_NODES):
+        if i < 0 or i == len(order):
+            break
+        c = order[i]
+        if row_of[c] >= 0:
+            room[row_of[c]] += sizes[c]  # back here: undo the last try
+        nxt = -1
+        for r in range(row_of[c] + 1, k):
+            if room[r] >= sizes[c] and (room[r] < m or not (room[:r] == m).any()):
+                nxt = r
+                break
+        row_of[c] = nxt
+        if nxt < 0:
+            i -= 1
+        else:
+            room[nxt] -= sizes[c]
+            i += 1
+    if i != len(order):
+        return None
+    return [np.nonzero(row_of[event.country_of] == r)[0] for r in range(k)]
+
+
+def rows_fit(event) -> bool:
+    """Whether a transversal design over rows of whole delegations fits (delegation_rows,
+    m = tables a prime power of at least k, at most m hanchans): it seats nobody with a
+    compatriot or an opponent twice, and nobody at a table twice."""
+    from .designs import prime_power
+
+    m = event.tables
+    return (prime_power(m) is not None and m >= event.table_size
+            and event.hanchans <= m and delegation_rows(event) is not None)
 
 
 def first_plan(event, design: bool = False, log=lambda line: None

@@ -10,7 +10,9 @@ it searches again from the design and keeps whichever plan has fewer. A plan dra
 over area patterns (seat keys holding the area too) that does not meet the meeting rules
 is searched on with the wind keys alone: the meeting rules outrank the areas. If the
 rules are still not met, it searches again from a draft whose wind patterns keep every
-delegation on one pattern (draft.whole_delegations_plan) and keeps the better plan.
+delegation on one pattern (draft.whole_delegations_plan) and keeps the better plan; and
+last, when the delegations fill one row of places per seat of a table (draft.rows_fit),
+from a transversal design over those rows, which meets both rules at once.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ import time
 import numpy as np
 
 from . import engine
-from .draft import design_covers, design_fits, from_design, seat_keys, whole_delegations_plan
+from .draft import (
+    delegation_rows,
+    design_covers,
+    design_fits,
+    from_design,
+    rows_fit,
+    seat_keys,
+    transversal_plan,
+    whole_delegations_plan,
+)
 from .event import Event
 from .goals import bounds, build_state
 
@@ -105,6 +116,21 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
             other, other_summary, other_cost = _search(event, start, keys, moves, deadline,
                                                        log, movable)
             if other_cost < cost:
-                plan, summary = other, {**other_summary, "moves": summary["moves"]
-                                        + other_summary["moves"], "restarted_from_design": True}
+                plan, cost = other, other_cost
+                summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
+                           "restarted_from_design": True}
+    if not all(summary["reached_bound"].values()) and movable is None and rows_fit(event):
+        # the delegations fill k rows of one place per table: a transversal design over
+        # them seats nobody with a compatriot or an opponent twice (two delegations of 8
+        # and four of 4 at 8 tables over 6 hanchans: 2 repeat meetings left by the
+        # searches above)
+        log("swaps: meeting rules not met; searching again from a transversal design over "
+            "rows of whole delegations")
+        start, _ = transversal_plan(event, delegation_rows(event))
+        other, other_summary, other_cost = _search(event, start, seat_keys(event, start),
+                                                   moves, deadline, log, movable)
+        if other_cost < cost:
+            plan, cost = other, other_cost
+            summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
+                       "rows_design": True}
     return plan, summary

@@ -447,6 +447,18 @@ def clubs(k, m, hanchans, days=None, seed=0):
                                               "config.schema.yaml").read_text()))
 
 
+def delegations(sizes, hanchans, days=None, k=4, seed=1):
+    """An event of delegations of these sizes at tables of k, search settings from the
+    schema."""
+    from seating.event import load_event
+
+    config = {"event": "rows", "hanchans": hanchans, "days": list(days or (hanchans,)),
+              "table_size": k, "seed": seed,
+              "countries": {f"C{i:02d}": n for i, n in enumerate(sizes)}}
+    return load_event(config, yaml.safe_load((ROOT / "workflow" / "schemas" /
+                                              "config.schema.yaml").read_text()))
+
+
 @pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
                                   (25, 4), (27, 3)])
 def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
@@ -567,3 +579,64 @@ def test_three_full_delegations_and_the_rest_form_the_fourth_group():
     digits = designs.transversal_design(25, 4, 10, order=list(range(25)))
     f = recount(event, digits, winds_known=False)
     assert f["unlinked_pairs"] == 250
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(4, 5), (4, 8), (4, 9), (3, 7), (4, 13)]), st.data())
+def test_delegation_rows_finds_rows_whenever_the_sizes_allow(shape, data):
+    """Delegations cut from k rows of m places (so that rows exist): delegation_rows finds
+    k rows of exactly m places each, every delegation whole in one, every place in one."""
+    from seating.draft import delegation_rows
+
+    k, m = shape
+    sizes = []
+    for _ in range(k):
+        left = m
+        while left:
+            n = data.draw(st.integers(1, left))
+            sizes.append(n)
+            left -= n
+    sizes = data.draw(st.permutations(sizes))
+    event = delegations(sizes, 4, k=k)
+    rows = delegation_rows(event)
+    assert rows is not None
+    assert sorted(np.concatenate(rows).tolist()) == list(range(event.players))
+    assert [len(r) for r in rows] == [m] * k
+    for r in rows:
+        country = event.country_of[r]
+        assert all((country == c).sum() == event.delegation_sizes[c] for c in set(country))
+
+
+def test_delegation_rows_none_when_the_sizes_allow_none():
+    """Seven delegations of 2 cannot fill two rows of 7; a delegation larger than the
+    tables fits no row."""
+    from seating.draft import delegation_rows, rows_fit
+
+    assert delegation_rows(delegations([7, 7] + [2] * 7, 6)) is None
+    assert delegation_rows(delegations([9, 7, 4], 4, k=4)) is None
+    assert not rows_fit(delegations([7, 7] + [2] * 7, 6))
+    # rows exist, but 10 is no prime power, or there are more hanchans than tables
+    assert not rows_fit(delegations([10, 10, 5, 5, 5, 5], 6))
+    assert not rows_fit(delegations([8, 8] + [2] * 8, 9))
+
+
+def test_rows_of_whole_delegations_rescue_both_top_rules():
+    """Two delegations of 8 and eight of 2 at 8 tables over 8 hanchans: every place of the
+    two large ones must sit at every table, and everyone meets 24 of the 24 or more
+    places of other countries, so the search with its own wind patterns (and with
+    delegations kept whole) left 13 repeat and 16 compatriot meetings and 34 tables seen
+    twice. The swap stage then starts again from a transversal design over rows of whole
+    delegations. Recounted: no repeat or compatriot meeting, no pair unlinked, every wind
+    rule, no table seen twice."""
+    from seating.core import finish, meetings
+    from seating.draft import rows_fit
+
+    event = delegations([8, 8] + [2] * 8, 8, (4, 4))
+    assert rows_fit(event)
+    lines = []
+    groups, _ = meetings(event, lines.append)
+    assert any("transversal design over rows" in line for line in lines)
+    f = recount(event, finish(event, groups)[0])
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs",
+                           "wind_count_bad", "day_wind_bad", "consecutive_same_wind",
+                           "prefix_wind_bad", "table_repeats")] == [0] * 8
