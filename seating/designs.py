@@ -144,6 +144,61 @@ def finite_field(q: int) -> Field:
     raise AssertionError("there is an irreducible polynomial of every degree")
 
 
+def prime_power_factors(m: int) -> list[int]:
+    """The prime powers whose product is m, smallest first (12 -> [3, 4])."""
+    out, d = [], 2
+    while m > 1:
+        if m % d == 0:
+            q = 1
+            while m % d == 0:
+                m //= d
+                q *= d
+            out.append(q)
+        d += 1
+    return sorted(out)
+
+
+def design_order(m: int, k: int) -> bool:
+    """Whether transversal_design has k groups of m: every prime power factor of m is at
+    least k (MacNeish: the product of the fields GF(q) then has k elements whose
+    differences are all invertible, as GF(m) has when m is a prime power)."""
+    return m >= 2 and min(prime_power_factors(m)) >= k
+
+
+@cache
+def design_ring(m: int) -> Field:
+    """GF(m) when m is a prime power; else the product of GF(q) over the prime power
+    factors q of m (smallest first), an element a standing for its digits a_j in mixed
+    radix (a_1 + q_1 (a_2 + q_2 (...))), with add, mul and neg taken digit by digit. Not a
+    field (p is 0), but its element "i" of the transversal design, i in every digit
+    (ring_element), keeps every difference of two such elements invertible."""
+    if prime_power(m) is not None:
+        return finite_field(m)
+    qs = prime_power_factors(m)
+    fields = [finite_field(q) for q in qs]
+    radix = np.cumprod([1] + qs[:-1])
+    a = np.arange(m)
+    digits = [(a // r) % q for r, q in zip(radix, qs)]
+
+    def table(op):
+        return sum(op(f, da, db) * r for f, da, db, r in
+                   zip(fields, (d[:, None] for d in digits), (d[None, :] for d in digits),
+                       radix))
+
+    add = table(lambda f, x, y: f.add[x, y])
+    mul = table(lambda f, x, y: f.mul[x, y])
+    neg = sum(f.neg[d] * r for f, d, r in zip(fields, digits, radix))
+    return Field(m, 0, add, mul, neg)
+
+
+def ring_element(m: int, i: int) -> int:
+    """The element of design_ring(m) with every digit i (i itself in a field)."""
+    if prime_power(m) is not None:
+        return i
+    qs = prime_power_factors(m)
+    return int(sum(i * r for r in np.cumprod([1] + qs[:-1])))
+
+
 def _poly_mul(a: np.ndarray, b: np.ndarray, low: tuple[int, ...], p: int) -> np.ndarray:
     """a * b modulo the monic polynomial x^n + low (coefficients lowest first, mod p)."""
     n = len(a)
@@ -416,7 +471,9 @@ def dutch_first_repeat(players: int, table_size: int = 4) -> int:
 
 def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
                        winds=None, order=None) -> np.ndarray:
-    """k = table_size groups of m players, m a prime power >= k, over GF(m): round h plays
+    """k = table_size groups of m players over GF(m), m a prime power >= k, or over the
+    product of the fields of m's prime power factors when each is at least k (design_ring,
+    design_order: groups of 12 at tables of 3, of 20 at tables of 4): round h plays
     the field element r = order[h mod m] (default: 0, then the powers of the primitive
     element), and its table j seats, of group i, place i*m + (j + r i), with j and i taken
     as elements of GF(m) (seating.designs.finite_field). Players of groups i != i' at a
@@ -431,26 +488,31 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     (winds[h] + i) mod k otherwise, winds defaulting to h mod k. Tables are numbered so
     that everyone sits at every table once in m rounds when m > k: table t of round r
     holds the table j = t - r c, c the element k, so player (i, a) sits at table
-    a - r (i - c), a different one every round as i != c.
+    a - r (i - c), a different one every round as i != c (not when a factor of m is k).
     """
     k = table_size
-    if prime_power(m) is None or m < k:
-        raise ValueError(f"no transversal design of {k} groups of {m}: {m} must be a prime "
-                         f"power of at least {k}")
-    f = finite_field(m)
-    if order is None:
+    if not design_order(m, k):
+        raise ValueError(f"no transversal design of {k} groups of {m}: every prime power "
+                         f"factor of {m} must be at least {k}")
+    f = design_ring(m)
+    if order is None and f.p:
         g = f.primitive()
         order = [0] + [f.power(g, e) for e in range(m - 1)]
+    elif order is None:
+        order = list(range(m))
     rounds = m if rounds is None else rounds
     base = np.arange(rounds) % k if winds is None else np.asarray(winds)
     tables = np.arange(m)
-    c = k if m > k else 0
+    # the element k (every digit k) when every factor exceeds k; with a factor of exactly k
+    # no element differs from every group's in every digit, and the tables stage numbers
+    # the tables
+    c = ring_element(m, k) if min(prime_power_factors(m)) > k else 0
     plan = np.empty((rounds, m, k), dtype=np.int64)
     for h in range(rounds):
         r = order[h % m]
         for i in range(k):
             seat = base[h] ^ i if k == 4 else (base[h] + i) % k
-            step = f.mul[r, f.add[i, f.neg[c]]]  # r (i - c)
+            step = f.mul[r, f.add[ring_element(m, i), f.neg[c]]]  # r (i - c)
             plan[h, :, seat] = i * m + f.add[tables, step]
     return plan
 

@@ -625,20 +625,22 @@ def club_groups(event) -> list[np.ndarray] | None:
 
 def clubs_fit(event) -> bool:
     """Whether the event has k groups of one place per table (club_groups: k clubs of m
-    places, m = tables, or k - 1 of them and the rest), m is a prime power of at least k
-    and there are at most m hanchans: then a transversal design over GF(m)
-    (designs.transversal_design) seats one place of each group at every table, so nobody
-    meets a compatriot or anyone twice, the best any plan can do on the first two rules.
+    places, m = tables, or k - 1 of them and the rest), every prime power factor of m is at
+    least k (designs.design_order: m itself when a prime power) and there are at most m
+    hanchans: then a transversal design over GF(m), or over the product of the fields of
+    m's factors (designs.transversal_design), seats one place of each group at every
+    table, so nobody meets a compatriot or anyone twice, the best any plan can do on the
+    first two rules.
     The greedy draft and the swaps stall there: 4 clubs of 9 over 8 hanchans kept 22
     repeat and 15 compatriot meetings. Beyond m hanchans repeats are unavoidable, and
     seating club-mates together, which the design never does, gives fewer (4 clubs of 5
     over 12 hanchans: 170, the counting bound, against the design repeated, 210): those
     events keep the search."""
-    from .designs import prime_power
+    from .designs import design_order
 
     m = event.tables
-    return (club_groups(event) is not None and prime_power(m) is not None
-            and m >= event.table_size and event.hanchans <= m)
+    return (club_groups(event) is not None and design_order(m, event.table_size)
+            and event.hanchans <= m)
 
 
 def clubs_seated(event) -> bool:
@@ -674,15 +676,17 @@ def club_plan(event) -> tuple[np.ndarray, str]:
 
 
 def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
-    """The transversal design over GF(m) for k groups of m places (m = tables, k = table
-    size, m a prime power of at least k, at most m hanchans): group i is the design's group
+    """The transversal design for k groups of m places (m = tables, k = table size, every
+    prime power factor of m at least k, at most m hanchans) over GF(m), or over the
+    product of the fields of m's factors (designs.design_ring): group i is the design's group
     i (its places in order) and the seats take one valid wind sequence and its images
     (group i at wind seq[h] XOR i), so every wind rule holds; places of two groups meet
-    at most once and places of one group never. Which field elements the hanchans play
-    decides which pairs never meet nor share an opponent (the third rule): the default
-    order (0 and the powers of the primitive element) and CLUB_ORDERS - 1 shuffles drawn
-    from the seed are recounted, the fewest unlinked pairs kept."""
-    from .designs import transversal_design
+    at most once and places of one group never. Which elements the hanchans play decides
+    which pairs never meet nor share an opponent (the third rule): the default order (0
+    and the powers of the primitive element; over a product, digit order) and
+    CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
+    kept."""
+    from .designs import prime_power_factors, transversal_design
     from .winds import random_valid_sequence
 
     m, k, h = event.tables, event.table_size, event.hanchans
@@ -703,7 +707,8 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
             best, fewest = plan, unlinked
         if fewest == 0:
             break
-    return best, f"transversal design over GF({m}): {k} groups of {m}"
+    ring = " x ".join(f"GF({q})" for q in prime_power_factors(m))
+    return best, f"transversal design over {ring}: {k} groups of {m}"
 
 
 def delegation_rows(event) -> list[np.ndarray] | None:
@@ -742,14 +747,14 @@ def delegation_rows(event) -> list[np.ndarray] | None:
 
 
 def rows_fit(event) -> bool:
-    """Whether a transversal design over rows of whole delegations fits (delegation_rows,
-    m = tables a prime power of at least k, at most m hanchans): it seats nobody with a
-    compatriot or an opponent twice, and nobody at a table twice."""
-    from .designs import prime_power
+    """Whether a transversal design over rows of whole delegations fits (delegation_rows;
+    m = tables with every prime power factor at least k, designs.design_order; at most m
+    hanchans): it seats nobody with a compatriot or an opponent twice."""
+    from .designs import design_order
 
     m = event.tables
-    return (prime_power(m) is not None and m >= event.table_size
-            and event.hanchans <= m and delegation_rows(event) is not None)
+    return (design_order(m, event.table_size) and event.hanchans <= m
+            and delegation_rows(event) is not None)
 
 
 def first_plan(event, design: bool = False, log=lambda line: None

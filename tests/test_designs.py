@@ -460,11 +460,14 @@ def delegations(sizes, hanchans, days=None, k=4, seed=1):
 
 
 @pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
-                                  (25, 4), (27, 3)])
+                                  (25, 4), (27, 3), (12, 3), (15, 3), (20, 4), (35, 4),
+                                  (45, 4)])
 def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     """Recounted: in m rounds every pair from two groups meets exactly once, players of
     one group never; round m seats the groups of round 0 again; with more tables than
-    groups, nobody sits at a table twice in m rounds."""
+    groups, nobody sits at a table twice in m rounds, where every prime power factor of
+    m is larger than k (over a product of fields, 12 = 3 x 4, 15 = 3 x 5, 20 = 4 x 5,
+    35 = 5 x 7 and 45 = 5 x 9, as over a field)."""
     plan = designs.transversal_design(m, k, 2 * m)
     players = m * k
     assert_rounds(plan, players)
@@ -473,17 +476,19 @@ def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     same = group[:, None] == group[None, :]
     assert (meet[~same] == 1).all() and (meet[same] == 0).all()
     assert np.array_equal(np.sort(plan[m:], axis=2), np.sort(plan[:m], axis=2))
-    if m > k:  # laid out so that everyone sits at every table once in m rounds
+    if min(designs.prime_power_factors(m)) > k:  # everyone at every table once in m rounds
         table_of = np.empty((m, players), dtype=np.int64)
         for r in range(m):
             table_of[r, plan[r].ravel()] = np.repeat(np.arange(m), k)
         assert all(len(set(table_of[:, p])) == m for p in range(players))
 
 
-def test_transversal_design_needs_a_prime_power_of_at_least_k():
-    for m, k in [(6, 4), (10, 4), (3, 4), (12, 3)]:
-        with pytest.raises(ValueError, match="prime"):
+def test_transversal_design_needs_every_prime_power_factor_at_least_k():
+    for m, k in [(6, 4), (10, 4), (3, 4), (12, 4), (10, 3), (6, 3), (1, 3)]:
+        assert not designs.design_order(m, k)
+        with pytest.raises(ValueError, match="prime power"):
             designs.transversal_design(m, k)
+    assert designs.prime_power_factors(360) == [5, 8, 9]
 
 
 def test_dutch_cycle_of_4_clubs_of_9_repeats_where_the_field_does_not():
@@ -551,27 +556,28 @@ def test_clubs_without_a_field_are_seated_one_of_each_club(k, m, hanchans, days)
 
 
 def test_three_full_delegations_and_the_rest_form_the_fourth_group():
-    """Delegations of 20, 20, 20, 10 and 10 at 20 tables: each of the three of 20 must sit
-    at every table, so the two of 10 share the fourth seat and never meet. 20 is no prime
-    power, so no transversal design: wind patterns by group (the search with its own
-    patterns kept 14 compatriot meetings). 4 groups of 25 (GF(25)) over 10 hanchans, where
-    the first ten field elements in digit order leave 250 pairs unlinked, get an order of
-    rounds that leaves none."""
+    """Delegations of 12, 12, 12, 6 and 6 at 12 tables: each of the three of 12 must sit
+    at every table, so the two of 6 share the fourth seat and never meet. 12 = 3 x 4 has a
+    factor below 4, so no transversal design: wind patterns by group. At 20 tables (20, 20,
+    20, 10, 10; the search with its own patterns kept 14 compatriot meetings there) the
+    design over GF(4) x GF(5). 4 groups of 25 (GF(25)) over 10 hanchans, where the first
+    ten field elements in digit order leave 250 pairs unlinked, get an order of rounds
+    that leaves none."""
     from seating.core import plan
-    from seating.draft import club_groups, clubs_fit, clubs_seated
-    from seating.event import load_event
+    from seating.draft import club_groups, clubs_fit, clubs_seated, first_plan
 
-    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
-    config = {"event": "mixed", "hanchans": 6, "days": [3, 3], "table_size": 4, "seed": 1,
-              "countries": {"A": 20, "B": 20, "C": 20, "D": 10, "E": 10}}
-    event = load_event(config, schema)
+    event = delegations([12, 12, 12, 6, 6], 6, (3, 3))
     groups = club_groups(event)
-    assert [len(g) for g in groups] == [20] * 4
+    assert [len(g) for g in groups] == [12] * 4
     assert set(event.country_of[groups[3]].tolist()) == {3, 4}
     assert clubs_seated(event) and not clubs_fit(event)
     f = recount(event, plan(event)[0])
-    assert f["compatriot_meetings"] == 0 and f["repeat_meetings"] == 0
-    assert f["unlinked_pairs"] == 0
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs")] == [0] * 3
+    event = delegations([20, 20, 20, 10, 10], 6, (3, 3))
+    assert clubs_fit(event) and not clubs_seated(event)
+    assert first_plan(event)[1] == "transversal design over GF(4) x GF(5): 4 groups of 20"
+    f = recount(event, plan(event)[0])
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs")] == [0] * 3
     event = clubs(4, 25, 10, (5, 5), seed=1)
     assert clubs_fit(event)
     f = recount(event, plan(event)[0])
