@@ -11,7 +11,9 @@ where a list of games is packed into rounds). The constructions, and what each p
 * Transversal designs over GF(m), m a prime power: k groups of m, round r, table j, seat
   of group i: place i*m + (j + r i) in GF(m). Every pair from two groups meets exactly
   once in m rounds, players of one group never (`transversal_design`): k clubs of m
-  players, one of each club at every table.
+  players, one of each club at every table. Where m is no prime power but each of its
+  prime power factors is at least k, the same over the product of their fields
+  (`design_ring`, MacNeish's construction).
 * Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
   the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
