@@ -254,6 +254,21 @@ def hard_summary(fig: dict) -> str:
     return "PASS" if not missed else "FAIL " + ",".join(missed)
 
 
+def tally_failures(failed: dict[str, int], fig: dict) -> list[str]:
+    """The hard rules this plan misses, each also counted into failed."""
+    missed = hard_failures(fig)
+    for key in missed:
+        failed[key] = failed.get(key, 0) + 1
+    return missed
+
+
+def passed_line(passed: int, total: int, failed: dict[str, int]) -> str:
+    """"p of n events meet every hard rule", with the rules missed and how often."""
+    return (f"{passed} of {total} events meet every hard rule"
+            + (": misses " + ", ".join(f"{k} in {n}" for k, n in sorted(failed.items()))
+               if failed else "."))
+
+
 def verdict(ok: bool | None) -> str:
     return "-" if ok is None else ("PASS" if ok else "FAIL")
 

@@ -72,9 +72,7 @@ def main() -> int:
         seating, _ = bl.plan(event, log=lines.append)
         seconds = time.perf_counter() - start
         fig = bl.public(bl.recount(event, seating))
-        missed = bl.hard_failures(fig)
-        for key in missed:
-            failed[key] = failed.get(key, 0) + 1
+        bl.tally_failures(failed, fig)
         began = "none"
         for line in lines:
             for text, name in STARTS:
@@ -99,9 +97,7 @@ def main() -> int:
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )
     passed = sum(1 for r in rows if r[9] == "PASS")
-    rep.text(f"{passed} of {len(rows)} events meet every hard rule"
-             + (": misses " + ", ".join(f"{k} in {n}" for k, n in sorted(failed.items()))
-                if failed else "."))
+    rep.text(bl.passed_line(passed, len(rows), failed))
     rep.done()
     return 0
 

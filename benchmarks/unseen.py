@@ -76,9 +76,7 @@ def main() -> int:
         start = time.perf_counter()
         run = bl.core_run(event)
         fig = run["figures"]
-        missed = bl.hard_failures(fig)
-        for key in missed:
-            failed[key] = failed.get(key, 0) + 1
+        bl.tally_failures(failed, fig)
         target = targets(event)[COUNTRIES]
         rows.append([
             config["event"], event.players, event.hanchans,
@@ -102,9 +100,7 @@ def main() -> int:
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )
     passed = sum(1 for r in rows if r[8] == "PASS")
-    rep.text(f"{passed} of {len(rows)} events meet every hard rule"
-             + (": misses " + ", ".join(f"{k} in {n}" for k, n in sorted(failed.items()))
-                if failed else "."))
+    rep.text(bl.passed_line(passed, len(rows), failed))
     rep.done()
     return 0
 
