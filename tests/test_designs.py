@@ -621,15 +621,16 @@ def test_delegation_rows_none_when_the_sizes_allow_none():
     assert delegation_rows(delegations([7, 7] + [2] * 7, 6)) is None
     assert delegation_rows(delegations([9, 7, 4], 4, k=4)) is None
     assert not rows_fit(delegations([7, 7] + [2] * 7, 6))
-    # rows exist, but 10 is no prime power, or there are more hanchans than tables
+    # rows exist, but 10 = 2 x 5 has a factor below 4, or there are more hanchans than
+    # tables
     assert not rows_fit(delegations([10, 10, 5, 5, 5, 5], 6))
     assert not rows_fit(delegations([8, 8] + [2] * 8, 9))
 
 
 def test_rows_of_whole_delegations_rescue_both_top_rules():
     """Two delegations of 8 and eight of 2 at 8 tables over 8 hanchans: every place of the
-    two large ones must sit at every table, and everyone meets 24 of the 24 or more
-    places of other countries, so the search with its own wind patterns (and with
+    two large ones must sit at every table and meet each of the 24 places of other
+    countries exactly once, so the search with its own wind patterns (and with
     delegations kept whole) left 13 repeat and 16 compatriot meetings and 34 tables seen
     twice. The swap stage then starts again from a transversal design over rows of whole
     delegations. Recounted: no repeat or compatriot meeting, no pair unlinked, every wind
