@@ -160,11 +160,102 @@ def prime_power_factors(m: int) -> list[int]:
     return sorted(out)
 
 
+LATIN_PAIR_ORDERS = (10,)  # orders twice an odd number whose pair of orthogonal Latin
+# squares latin_pair finds within seconds (order 10 in about 3 s; 14 none in 120 s)
+
+
 def design_order(m: int, k: int) -> bool:
     """Whether transversal_design has k groups of m: every prime power factor of m is at
     least k (MacNeish: the product of the fields GF(q) then has k elements whose
-    differences are all invertible, as GF(m) has when m is a prime power)."""
-    return m >= 2 and min(prime_power_factors(m)) >= k
+    differences are all invertible, as GF(m) has when m is a prime power), or k = 3 and
+    latin_pair finds a pair of orthogonal Latin squares of order m (LATIN_PAIR_ORDERS)."""
+    return m >= 2 and (min(prime_power_factors(m)) >= k
+                       or (k == 3 and m in LATIN_PAIR_ORDERS))
+
+
+def _transversals(square: np.ndarray) -> list[tuple[int, ...]]:
+    """Every transversal of a Latin square (one cell per row and column, every symbol once),
+    as the column of each row."""
+    n = len(square)
+    out: list[tuple[int, ...]] = []
+    path: list[int] = []
+
+    def extend(r: int, cols: int, symbols: int) -> None:
+        if r == n:
+            out.append(tuple(path))
+            return
+        for c in range(n):
+            s = int(square[r, c])
+            if not (cols >> c & 1 or symbols >> s & 1):
+                path.append(c)
+                extend(r + 1, cols | 1 << c, symbols | 1 << s)
+                path.pop()
+
+    extend(0, 0, 0)
+    return out
+
+
+def _mate(square: np.ndarray) -> np.ndarray | None:
+    """An orthogonal mate of a Latin square: n disjoint transversals covering every cell
+    (an exact cover, the cell with the fewest transversals left first), transversal t
+    holding symbol t; None if it has none."""
+    n = len(square)
+    found = _transversals(square)
+    cells = [sum(1 << (r * n + t[r]) for r in range(n)) for t in found]
+    through: dict[int, list[int]] = {}
+    for i, t in enumerate(found):
+        for r in range(n):
+            through.setdefault(r * n + t[r], []).append(i)
+    chosen: list[int] = []
+
+    def cover(covered: int) -> bool:
+        if covered == (1 << n * n) - 1:
+            return True
+        fewest: list[int] | None = None
+        for cell in range(n * n):
+            if not covered >> cell & 1:
+                left = [i for i in through.get(cell, []) if not cells[i] & covered]
+                if fewest is None or len(left) < len(fewest):
+                    fewest = left
+                    if len(left) <= 1:
+                        break
+        for i in fewest or []:
+            chosen.append(i)
+            if cover(covered | cells[i]):
+                return True
+            chosen.pop()
+        return False
+
+    if not found or not cover(0):
+        return None
+    mate = np.empty((n, n), dtype=np.int64)
+    for symbol, i in enumerate(chosen):
+        mate[np.arange(n), found[i]] = symbol
+    return mate
+
+
+@cache
+def latin_pair(n: int, tries: int = 100) -> tuple[np.ndarray, np.ndarray]:
+    """Two orthogonal Latin squares of order n (every pair of symbols in exactly one
+    cell), for the orders that no product of fields covers: Latin squares drawn row by
+    row (each row a random perfect matching of columns to the symbols they still lack, by
+    the Hungarian method on random costs, numpy seeds 0, 1, ...), the first that has an
+    orthogonal mate (_mate) kept."""
+    from scipy.optimize import linear_sum_assignment
+
+    for seed in range(tries):
+        rng = np.random.default_rng(seed)
+        square = np.full((n, n), -1, dtype=np.int64)
+        for r in range(n):
+            cost = rng.random((n, n))
+            for c in range(n):
+                cost[c, square[:r, c]] = n * n  # symbols the column already holds
+            cols, symbols = linear_sum_assignment(cost)
+            square[r, cols] = symbols
+        mate = _mate(square)
+        if mate is not None:
+            return square, mate
+    raise ValueError(f"no pair of orthogonal Latin squares of order {n} found")
 
 
 @cache
@@ -496,6 +587,8 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     if not design_order(m, k):
         raise ValueError(f"no transversal design of {k} groups of {m}: every prime power "
                          f"factor of {m} must be at least {k}")
+    if prime_power(m) is None and min(prime_power_factors(m)) < k:
+        return _latin_design(m, rounds, winds, order)
     f = design_ring(m)
     if order is None and f.p:
         g = f.primitive()
@@ -516,6 +609,25 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
             seat = base[h] ^ i if k == 4 else (base[h] + i) % k
             step = f.mul[r, f.add[ring_element(m, i), f.neg[c]]]  # r (i - c)
             plan[h, :, seat] = i * m + f.add[tables, step]
+    return plan
+
+
+def _latin_design(m: int, rounds: int | None, winds, order) -> np.ndarray:
+    """The resolvable transversal design of 3 groups of m from latin_pair(m) = (L, M): the
+    cells are the tables, round t the cells where M holds t, and cell (r, c) seats place r
+    of group 0, c of group 1 and L[r, c] of group 2 (every two groups' places meet in
+    exactly one cell). Table j of a round is its cell in row j, so group 0 keeps its table:
+    the tables stage numbers them. Seats as transversal_design."""
+    square, mate = latin_pair(m)
+    order = list(range(m)) if order is None else order
+    rounds = m if rounds is None else rounds
+    base = np.arange(rounds) % 3 if winds is None else np.asarray(winds)
+    plan = np.empty((rounds, m, 3), dtype=np.int64)
+    rows = np.arange(m)
+    for h in range(rounds):
+        cols = np.argmax(mate == order[h % m], axis=1)  # the cell of round t in each row
+        for i, place in enumerate((rows, m + cols, 2 * m + square[rows, cols])):
+            plan[h, :, (base[h] + i) % 3] = place
     return plan
 
 

@@ -707,8 +707,10 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
             best, fewest = plan, unlinked
         if fewest == 0:
             break
-    ring = " x ".join(f"GF({q})" for q in prime_power_factors(m))
-    return best, f"transversal design over {ring}: {k} groups of {m}"
+    factors = prime_power_factors(m)
+    how = (f"over {' x '.join(f'GF({q})' for q in factors)}" if min(factors) >= k
+           else f"from two orthogonal Latin squares of order {m}")
+    return best, f"transversal design {how}: {k} groups of {m}"
 
 
 def delegation_rows(event) -> list[np.ndarray] | None:

@@ -461,13 +461,14 @@ def delegations(sizes, hanchans, days=None, k=4, seed=1):
 
 @pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
                                   (25, 4), (27, 3), (12, 3), (15, 3), (20, 4), (35, 4),
-                                  (45, 4)])
+                                  (45, 4), (10, 3)])
 def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     """Recounted: in m rounds every pair from two groups meets exactly once, players of
     one group never; round m seats the groups of round 0 again; with more tables than
     groups, nobody sits at a table twice in m rounds, where every prime power factor of
     m is larger than k (over a product of fields, 12 = 3 x 4, 15 = 3 x 5, 20 = 4 x 5,
-    35 = 5 x 7 and 45 = 5 x 9, as over a field)."""
+    35 = 5 x 7 and 45 = 5 x 9, as over a field; 10 tables of 3 from two orthogonal Latin
+    squares)."""
     plan = designs.transversal_design(m, k, 2 * m)
     players = m * k
     assert_rounds(plan, players)
@@ -484,11 +485,39 @@ def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
 
 
 def test_transversal_design_needs_every_prime_power_factor_at_least_k():
-    for m, k in [(6, 4), (10, 4), (3, 4), (12, 4), (10, 3), (6, 3), (1, 3)]:
+    for m, k in [(6, 4), (10, 4), (3, 4), (12, 4), (14, 3), (6, 3), (1, 3)]:
         assert not designs.design_order(m, k)
         with pytest.raises(ValueError, match="prime power"):
             designs.transversal_design(m, k)
     assert designs.prime_power_factors(360) == [5, 8, 9]
+
+
+def test_latin_pair_of_order_10_is_orthogonal():
+    """The two squares behind 10 tables of 3: each a Latin square, and every pair of
+    symbols in exactly one cell; none of order 6 exists (Euler's 36 officers), and the
+    search says so."""
+    square, mate = designs.latin_pair(10)
+    for s in (square, mate):
+        assert all(sorted(line) == list(range(10)) for line in (*s, *s.T))
+    assert len(set(zip(square.ravel().tolist(), mate.ravel().tolist()))) == 100
+    with pytest.raises(ValueError, match="order 6"):
+        designs.latin_pair(6, tries=5)
+
+
+def test_three_clubs_of_10_from_the_latin_pair():
+    """3 clubs of 10 at tables of 3 over 9 hanchans: seated by club (wind patterns), the
+    search kept 2 repeat meetings; the design from the two squares has none. Recounted:
+    no repeat, compatriot or unlinked pair, every wind rule."""
+    from seating.core import plan
+    from seating.draft import clubs_fit, first_plan
+
+    event = clubs(3, 10, 9, (5, 4), seed=3)
+    assert clubs_fit(event)
+    assert first_plan(event)[1].startswith("transversal design from two orthogonal Latin")
+    f = recount(event, plan(event)[0])
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs",
+                           "wind_count_bad", "day_wind_bad", "consecutive_same_wind",
+                           "prefix_wind_bad")] == [0] * 7
 
 
 def test_dutch_cycle_of_4_clubs_of_9_repeats_where_the_field_does_not():
@@ -534,11 +563,11 @@ def test_clubs_fit_only_clubs_of_a_prime_power_size():
 
 
 @pytest.mark.parametrize("k, m, hanchans, days", [
-    (4, 6, 5, (5,)), (4, 10, 8, (4, 4)), (3, 10, 9, (5, 4))])
+    (4, 6, 5, (5,)), (4, 10, 8, (4, 4)), (3, 6, 5, (5,))])
 def test_clubs_without_a_field_are_seated_one_of_each_club(k, m, hanchans, days):
-    """k clubs of m places where m is no prime power (no transversal design over a
-    field): club i takes image i of one wind sequence, so every table seats one place of
-    each club. Recounted: no compatriot meeting, every wind rule; 4 clubs of 6 over 5
+    """k clubs of m places where no transversal design is built (m = 6 or 10 at tables of
+    4, 6 at tables of 3): club i takes image i of one wind sequence, so every table seats
+    one place of each club. Recounted: no compatriot meeting, every wind rule; 4 clubs of 6 over 5
     hanchans also without a repeat (the search with wind patterns of its own kept 8 repeat
     and 2 compatriot meetings there, 4 clubs of 10 over 8 hanchans 13 and 14)."""
     from seating.core import plan
