@@ -13,7 +13,8 @@ where a list of games is packed into rounds). The constructions, and what each p
   once in m rounds, players of one group never (`transversal_design`): k clubs of m
   players, one of each club at every table. Where m is no prime power but each of its
   prime power factors is at least k, the same over the product of their fields
-  (`design_ring`, MacNeish's construction).
+  (`design_ring`, MacNeish's construction); 3 groups of 10 from two orthogonal Latin
+  squares found by search (`latin_pair`).
 * Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
   the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
