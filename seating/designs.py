@@ -603,12 +603,13 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     # no element differs from every group's in every digit, and the tables stage numbers
     # the tables
     c = ring_element(m, k) if min(prime_power_factors(m)) > k else 0
+    group = [ring_element(m, i) for i in range(k)]
     plan = np.empty((rounds, m, k), dtype=np.int64)
     for h in range(rounds):
         r = order[h % m]
         for i in range(k):
             seat = base[h] ^ i if k == 4 else (base[h] + i) % k
-            step = f.mul[r, f.add[ring_element(m, i), f.neg[c]]]  # r (i - c)
+            step = f.mul[r, f.add[group[i], f.neg[c]]]  # r (i - c)
             plan[h, :, seat] = i * m + f.add[tables, step]
     return plan
 

@@ -677,9 +677,10 @@ def club_plan(event) -> tuple[np.ndarray, str]:
 
 def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     """The transversal design for k groups of m places (m = tables, k = table size, every
-    prime power factor of m at least k, at most m hanchans) over GF(m), or over the
-    product of the fields of m's factors (designs.design_ring): group i is the design's group
-    i (its places in order) and the seats take one valid wind sequence and its images
+    prime power factor of m at least k, or 10 tables of 3; at most m hanchans) over GF(m),
+    over the product of the fields of m's factors (designs.design_ring), or from two
+    orthogonal Latin squares (designs.latin_pair): group i is the design's group i (its
+    places in order) and the seats take one valid wind sequence and its images
     (group i at wind seq[h] XOR i), so every wind rule holds; places of two groups meet
     at most once and places of one group never. Which elements the hanchans play decides
     which pairs never meet nor share an opponent (the third rule): the default order (0

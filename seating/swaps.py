@@ -97,28 +97,28 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
         plan, other, cost = _search(event, plan, keys % S, moves, deadline, log, movable)
         summary = {**other, "moves": summary["moves"] + other["moves"],
                    "areas_released": True}
+
+    def restart(start: np.ndarray, start_keys: np.ndarray, flag: str) -> None:
+        """Search again from start; keep its plan if it has fewer (repeat, compatriot)."""
+        nonlocal plan, cost, summary
+        other, other_summary, other_cost = _search(event, start, start_keys, moves, deadline,
+                                                   log, movable)
+        if other_cost < cost:
+            plan, cost = other, other_cost
+            summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
+                       flag: True}
+
     if not all(summary["reached_bound"].values()) and movable is None and keys.max() >= 0:
         # wind patterns that keep each delegation on one pattern: its places never meet
         log("swaps: meeting rules not met; searching again from wind patterns that keep "
             "delegations whole")
         start = whole_delegations_plan(event)
-        other, other_summary, other_cost = _search(event, start, seat_keys(event, start) % S,
-                                                   moves, deadline, log, movable)
-        if other_cost < cost:
-            plan, cost = other, other_cost
-            summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
-                       "whole_delegations": True}
+        restart(start, seat_keys(event, start) % S, "whole_delegations")
     if cost[0] > 0 and movable is None:
         start = design_restart(event)
         if start is not None:
             log(f"swaps: {cost[0]:g} repeat meetings left; searching again from a design")
-            keys = seat_keys(event, start)
-            other, other_summary, other_cost = _search(event, start, keys, moves, deadline,
-                                                       log, movable)
-            if other_cost < cost:
-                plan, cost = other, other_cost
-                summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
-                           "restarted_from_design": True}
+            restart(start, seat_keys(event, start), "restarted_from_design")
     if not all(summary["reached_bound"].values()) and movable is None and rows_fit(event):
         # the delegations fill k rows of one place per table: a transversal design over
         # them seats nobody with a compatriot or an opponent twice (two delegations of 8
@@ -127,10 +127,5 @@ def improve_meetings(event: Event, plan: np.ndarray, keys: np.ndarray, moves: in
         log("swaps: meeting rules not met; searching again from a transversal design over "
             "rows of whole delegations")
         start, _ = transversal_plan(event, delegation_rows(event))
-        other, other_summary, other_cost = _search(event, start, seat_keys(event, start),
-                                                   moves, deadline, log, movable)
-        if other_cost < cost:
-            plan, cost = other, other_cost
-            summary = {**other_summary, "moves": summary["moves"] + other_summary["moves"],
-                       "rows_design": True}
+        restart(start, seat_keys(event, start), "rows_design")
     return plan, summary
