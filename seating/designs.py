@@ -14,7 +14,10 @@ where a list of games is packed into rounds). The constructions, and what each p
   players, one of each club at every table. Where m is no prime power but each of its
   prime power factors is at least k, the same over the product of their fields
   (`design_ring`, MacNeish's construction); 3 groups of 10 from two orthogonal Latin
-  squares found by search (`latin_pair`).
+  squares found by search (`latin_pair`). Where a factor is k or less, a difference
+  matrix of k + 1 rows over Z_m or Z_2 x Z_(m/2) found by search (`difference_matrix`:
+  12 tables of 3 or 4, 15 and 21 of 3) gives the design with everyone at every table
+  once in m rounds.
 * Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
   the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
@@ -163,15 +166,100 @@ def prime_power_factors(m: int) -> list[int]:
 
 LATIN_PAIR_ORDERS = (10,)  # orders twice an odd number whose pair of orthogonal Latin
 # squares latin_pair finds within seconds (order 10 in about 3 s; 14 none in 120 s)
+DIFFERENCE_ORDERS = ((12, 3), (12, 4), (15, 3), (21, 3))  # (m, k) where difference_matrix
+# finds k + 1 rows at once (12 with 5 rows: 51,523 nodes, 0.14 s; 21 with 4: 0.8 s) and
+# no product of fields numbers the tables (a factor of m is k or less); 15 and 20 with 5
+# rows, 24 with 4 found none in 2 M nodes (about 7 s)
 
 
 def design_order(m: int, k: int) -> bool:
     """Whether transversal_design has k groups of m: every prime power factor of m is at
     least k (MacNeish: the product of the fields GF(q) then has k elements whose
-    differences are all invertible, as GF(m) has when m is a prime power), or k = 3 and
-    latin_pair finds a pair of orthogonal Latin squares of order m (LATIN_PAIR_ORDERS)."""
-    return m >= 2 and (min(prime_power_factors(m)) >= k
+    differences are all invertible, as GF(m) has when m is a prime power), a difference
+    matrix of k + 1 rows is found (DIFFERENCE_ORDERS), or k = 3 and latin_pair finds a
+    pair of orthogonal Latin squares of order m (LATIN_PAIR_ORDERS)."""
+    return m >= 2 and (min(prime_power_factors(m)) >= k or (m, k) in DIFFERENCE_ORDERS
                        or (k == 3 and m in LATIN_PAIR_ORDERS))
+
+
+def difference_group(m: int) -> tuple[int, ...] | None:
+    """The abelian group searched for a difference matrix of order m, as its cyclic factors:
+    Z_m for m odd, Z_2 x Z_(m/2) for m a multiple of 4; None for m twice an odd number,
+    whose groups have no orthomorphism (Hall and Paige), so no difference matrix of 3 rows."""
+    if m % 2:
+        return (m,)
+    return (2, m // 2) if m % 4 == 0 else None
+
+
+@cache
+def group_tables(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """a + b and a - b in difference_group(m), its elements numbered in mixed radix."""
+    factors = difference_group(m)
+    digits = np.array(np.unravel_index(np.arange(m), factors)).T
+    radix = np.array(factors)
+
+    def table(sign: int) -> np.ndarray:
+        both = (digits[:, None, :] + sign * digits[None, :, :]) % radix
+        return np.ravel_multi_index(tuple(np.moveaxis(both, 2, 0)), factors)
+
+    return table(1), table(-1)
+
+
+@cache
+def difference_matrix(m: int, rows: int, nodes: int = 2_000_000) -> np.ndarray | None:
+    """rows x m elements of difference_group(m) (numbered in mixed radix) in which the
+    differences of any two rows, column by column, hit every element once; None if none
+    is found within `nodes` steps. Row 0 is zero and row 1 the elements in order; each
+    further row is the first found by a depth-first search over its columns (column 0
+    zero), element by element in order, with the rows before it fixed, and the search
+    goes back to the row before when a row has no completion."""
+    if difference_group(m) is None or rows > m:
+        return None
+    diff = group_tables(m)[1].tolist()
+    budget = [nodes]
+
+    def completions(before: list[list[int]]):
+        """Every row whose difference with each row before is a bijection."""
+        row = [0] * m
+        used = [1] * len(before)  # differences used, by row before (column 0: 0)
+
+        def extend(c: int):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if c == m:
+                yield list(row)
+                return
+            column = list(enumerate(b[c] for b in before))
+            for v in range(m):
+                hits = diff[v]
+                free = True
+                for j, e in column:
+                    if used[j] >> hits[e] & 1:
+                        free = False
+                        break
+                if not free:
+                    continue
+                for j, e in column:
+                    used[j] ^= 1 << hits[e]
+                row[c] = v
+                yield from extend(c + 1)
+                for j, e in column:
+                    used[j] ^= 1 << hits[e]
+
+        yield from extend(1)
+
+    def grow(matrix: list[list[int]]):
+        if len(matrix) == rows:
+            return matrix
+        for row in completions(matrix):
+            done = grow(matrix + [row])
+            if done is not None or budget[0] < 0:
+                return done
+        return None
+
+    found = grow([[0] * m, list(range(m))][:rows])
+    return None if found is None else np.array(found, dtype=np.int64)
 
 
 def _transversals(square: np.ndarray) -> list[tuple[int, ...]]:
@@ -583,11 +671,16 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     that everyone sits at every table once in m rounds when m > k: table t of round r
     holds the table j = t - r c, c the element k, so player (i, a) sits at table
     a - r (i - c), a different one every round as i != c (not when a factor of m is k).
+    Where a difference matrix of k + 1 rows is found instead (DIFFERENCE_ORDERS: 12
+    tables of 3 or 4, 15 or 21 of 3), it gives the design and its table numbers
+    (_difference_design); 10 tables of 3 come from two orthogonal Latin squares.
     """
     k = table_size
     if not design_order(m, k):
         raise ValueError(f"no transversal design of {k} groups of {m}: every prime power "
                          f"factor of {m} must be at least {k}")
+    if (m, k) in DIFFERENCE_ORDERS:
+        return _difference_design(m, k, rounds, winds, order)
     if prime_power(m) is None and min(prime_power_factors(m)) < k:
         return _latin_design(m, rounds, winds, order)
     f = design_ring(m)
@@ -611,6 +704,29 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
             seat = base[h] ^ i if k == 4 else (base[h] + i) % k
             step = f.mul[r, f.add[group[i], f.neg[c]]]  # r (i - c)
             plan[h, :, seat] = i * m + f.add[tables, step]
+    return plan
+
+
+def _difference_design(m: int, k: int, rounds: int | None, winds, order) -> np.ndarray:
+    """The resolvable transversal design of k groups of m from difference_matrix(m, k + 1)
+    = D over the group G = difference_group(m): round r (an element of G) seats at table
+    j, of group i, place i*m + (j + D[i + 1, r]). Places a and a' of groups i and i' meet
+    in the round where D[i + 1, r] - D[i' + 1, r] = a - a', exactly one as the rows'
+    differences hit every element once, and place a sits at table a - D[i + 1, r], a
+    different one every round (row i + 1 minus row 0 also hits every element once): so
+    everyone sits at every table once in m rounds. Seats as transversal_design."""
+    matrix = difference_matrix(m, k + 1)
+    add = group_tables(m)[0]
+    order = list(range(m)) if order is None else order
+    rounds = m if rounds is None else rounds
+    base = np.arange(rounds) % k if winds is None else np.asarray(winds)
+    tables = np.arange(m)
+    plan = np.empty((rounds, m, k), dtype=np.int64)
+    for h in range(rounds):
+        r = order[h % m]
+        for i in range(k):
+            seat = base[h] ^ i if k == 4 else (base[h] + i) % k
+            plan[h, :, seat] = i * m + add[tables, matrix[i + 1, r]]
     return plan
 
 

@@ -625,10 +625,11 @@ def club_groups(event) -> list[np.ndarray] | None:
 
 def clubs_fit(event) -> bool:
     """Whether the event has k groups of one place per table (club_groups: k clubs of m
-    places, m = tables, or k - 1 of them and the rest), every prime power factor of m is at
-    least k (designs.design_order: m itself when a prime power) and there are at most m
-    hanchans: then a transversal design over GF(m), or over the product of the fields of
-    m's factors (designs.transversal_design), seats one place of each group at every
+    places, m = tables, or k - 1 of them and the rest), a transversal design of that order
+    exists (designs.design_order: every prime power factor of m at least k, m itself when a
+    prime power, or the difference matrices' and Latin squares' orders) and there are at
+    most m hanchans: then the design (designs.transversal_design) seats one place of each
+    group at every
     table, so nobody meets a compatriot or anyone twice, the best any plan can do on the
     first two rules.
     The greedy draft and the swaps stall there: 4 clubs of 9 over 8 hanchans kept 22
@@ -677,9 +678,10 @@ def club_plan(event) -> tuple[np.ndarray, str]:
 
 def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     """The transversal design for k groups of m places (m = tables, k = table size, every
-    prime power factor of m at least k, or 10 tables of 3; at most m hanchans) over GF(m),
-    over the product of the fields of m's factors (designs.design_ring), or from two
-    orthogonal Latin squares (designs.latin_pair): group i is the design's group i (its
+    prime power factor of m at least k, 12 tables of 3 or 4, 15 or 21 of 3, or 10 of 3;
+    at most m hanchans) over GF(m), over the product of the fields of m's factors
+    (designs.design_ring), from a difference matrix (designs.difference_matrix) or from
+    two orthogonal Latin squares (designs.latin_pair): group i is the design's group i (its
     places in order) and the seats take one valid wind sequence and its images
     (group i at wind seq[h] XOR i), so every wind rule holds; places of two groups meet
     at most once and places of one group never. Which elements the hanchans play decides
@@ -687,7 +689,12 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     and the powers of the primitive element; over a product, digit order) and
     CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
     kept."""
-    from .designs import prime_power_factors, transversal_design
+    from .designs import (
+        DIFFERENCE_ORDERS,
+        difference_group,
+        prime_power_factors,
+        transversal_design,
+    )
     from .winds import random_valid_sequence
 
     m, k, h = event.tables, event.table_size, event.hanchans
@@ -709,8 +716,13 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
         if fewest == 0:
             break
     factors = prime_power_factors(m)
-    how = (f"over {' x '.join(f'GF({q})' for q in factors)}" if min(factors) >= k
-           else f"from two orthogonal Latin squares of order {m}")
+    if (m, k) in DIFFERENCE_ORDERS:
+        how = ("from a difference matrix over "
+               + " x ".join(f"Z_{n}" for n in difference_group(m)))
+    elif min(factors) >= k:
+        how = f"over {' x '.join(f'GF({q})' for q in factors)}"
+    else:
+        how = f"from two orthogonal Latin squares of order {m}"
     return best, f"transversal design {how}: {k} groups of {m}"
 
 
@@ -751,8 +763,8 @@ def delegation_rows(event) -> list[np.ndarray] | None:
 
 def rows_fit(event) -> bool:
     """Whether a transversal design over rows of whole delegations fits (delegation_rows;
-    m = tables with every prime power factor at least k, designs.design_order; at most m
-    hanchans): it seats nobody with a compatriot or an opponent twice."""
+    a design of order m = tables, designs.design_order; at most m hanchans): it seats
+    nobody with a compatriot or an opponent twice."""
     from .designs import design_order
 
     m = event.tables

@@ -461,14 +461,14 @@ def delegations(sizes, hanchans, days=None, k=4, seed=1):
 
 @pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
                                   (25, 4), (27, 3), (12, 3), (15, 3), (20, 4), (35, 4),
-                                  (45, 4), (10, 3)])
+                                  (45, 4), (10, 3), (12, 4), (21, 3)])
 def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     """Recounted: in m rounds every pair from two groups meets exactly once, players of
     one group never; round m seats the groups of round 0 again; with more tables than
     groups, nobody sits at a table twice in m rounds, where every prime power factor of
-    m is larger than k (over a product of fields, 12 = 3 x 4, 15 = 3 x 5, 20 = 4 x 5,
-    35 = 5 x 7 and 45 = 5 x 9, as over a field; 10 tables of 3 from two orthogonal Latin
-    squares)."""
+    m is larger than k (over a product of fields, 20 = 4 x 5, 35 = 5 x 7 and 45 = 5 x 9,
+    as over a field) or a difference matrix gives the design (12 tables of 3 or 4, 15 and
+    21 of 3); 10 tables of 3 from two orthogonal Latin squares."""
     plan = designs.transversal_design(m, k, 2 * m)
     players = m * k
     assert_rounds(plan, players)
@@ -477,7 +477,8 @@ def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     same = group[:, None] == group[None, :]
     assert (meet[~same] == 1).all() and (meet[same] == 0).all()
     assert np.array_equal(np.sort(plan[m:], axis=2), np.sort(plan[:m], axis=2))
-    if min(designs.prime_power_factors(m)) > k:  # everyone at every table once in m rounds
+    if min(designs.prime_power_factors(m)) > k or (m, k) in designs.DIFFERENCE_ORDERS:
+        # everyone at every table once in m rounds
         table_of = np.empty((m, players), dtype=np.int64)
         for r in range(m):
             table_of[r, plan[r].ravel()] = np.repeat(np.arange(m), k)
@@ -485,11 +486,27 @@ def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
 
 
 def test_transversal_design_needs_every_prime_power_factor_at_least_k():
-    for m, k in [(6, 4), (10, 4), (3, 4), (12, 4), (14, 3), (6, 3), (1, 3)]:
+    for m, k in [(6, 4), (10, 4), (3, 4), (24, 4), (14, 3), (6, 3), (1, 3)]:
         assert not designs.design_order(m, k)
         with pytest.raises(ValueError, match="prime power"):
             designs.transversal_design(m, k)
     assert designs.prime_power_factors(360) == [5, 8, 9]
+
+
+@pytest.mark.parametrize("m, k", designs.DIFFERENCE_ORDERS)
+def test_difference_matrix_rows_differ_by_every_element_once(m, k):
+    """Recounted in the group's own digits (Z_m for m odd, Z_2 x Z_(m/2) else): row 0 is
+    zero, and for any two of the k + 1 rows the differences column by column hit every
+    element once. Orders twice an odd number have none (no orthomorphism)."""
+    matrix = designs.difference_matrix(m, k + 1)
+    assert matrix.shape == (k + 1, m) and not matrix[0].any()
+    factors = (m,) if m % 2 else (2, m // 2)
+    digits = np.stack(np.unravel_index(matrix, factors), axis=-1)  # (rows, m, digits)
+    for a in range(k + 1):
+        for b in range(a):
+            diff = (digits[a] - digits[b]) % np.array(factors)
+            assert len({tuple(d) for d in diff.tolist()}) == m
+    assert designs.difference_group(10) is None and designs.difference_matrix(10, 3) is None
 
 
 def test_latin_pair_of_order_10_is_orthogonal():
@@ -585,23 +602,29 @@ def test_clubs_without_a_field_are_seated_one_of_each_club(k, m, hanchans, days)
 
 
 def test_three_full_delegations_and_the_rest_form_the_fourth_group():
-    """Delegations of 12, 12, 12, 6 and 6 at 12 tables: each of the three of 12 must sit
-    at every table, so the two of 6 share the fourth seat and never meet. 12 = 3 x 4 has a
-    factor below 4, so no transversal design: wind patterns by group. At 20 tables (20, 20,
-    20, 10, 10; the search with its own patterns kept 14 compatriot meetings there) the
-    design over GF(4) x GF(5). 4 groups of 25 (GF(25)) over 10 hanchans, where the first
-    ten field elements in digit order leave 250 pairs unlinked, get an order of rounds
-    that leaves none."""
+    """Delegations of 10, 10, 10, 5 and 5 at 10 tables: each of the three of 10 must sit
+    at every table, so the two of 5 share the fourth seat and never meet; 10 tables of 4
+    have no transversal design here, so wind patterns by group. At 12 tables (12, 12, 12,
+    6, 6; 12 = 3 x 4 has a factor below 4) the design from a difference matrix over Z_2 x
+    Z_6, which also numbers the tables. At 20 tables (20, 20, 20, 10, 10; the search with
+    its own patterns kept 14 compatriot meetings there) the design over GF(4) x GF(5). 4
+    groups of 25 (GF(25)) over 10 hanchans, where the first ten field elements in digit
+    order leave 250 pairs unlinked, get an order of rounds that leaves none."""
     from seating.core import plan
     from seating.draft import club_groups, clubs_fit, clubs_seated, first_plan
 
-    event = delegations([12, 12, 12, 6, 6], 6, (3, 3))
+    event = delegations([10, 10, 10, 5, 5], 6, (3, 3))
     groups = club_groups(event)
-    assert [len(g) for g in groups] == [12] * 4
+    assert [len(g) for g in groups] == [10] * 4
     assert set(event.country_of[groups[3]].tolist()) == {3, 4}
     assert clubs_seated(event) and not clubs_fit(event)
+    event = delegations([12, 12, 12, 6, 6], 6, (3, 3))
+    assert clubs_fit(event) and not clubs_seated(event)
+    assert first_plan(event)[1] == ("transversal design from a difference matrix over Z_2 x "
+                                    "Z_6: 4 groups of 12")
     f = recount(event, plan(event)[0])
-    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs")] == [0] * 3
+    assert [f[r] for r in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs",
+                           "table_repeats")] == [0] * 4
     event = delegations([20, 20, 20, 10, 10], 6, (3, 3))
     assert clubs_fit(event) and not clubs_seated(event)
     assert first_plan(event)[1] == "transversal design over GF(4) x GF(5): 4 groups of 20"
