@@ -16,8 +16,8 @@ where a list of games is packed into rounds). The constructions, and what each p
   (`design_ring`, MacNeish's construction); 3 groups of 10 from two orthogonal Latin
   squares found by search (`latin_pair`). Where a factor is k or less, a difference
   matrix of k + 1 rows over Z_m or Z_2 x Z_(m/2) found by search (`difference_matrix`:
-  12 tables of 3 or 4, 15 and 21 of 3) gives the design with everyone at every table
-  once in m rounds.
+  12 and 15 tables of 3 or 4, 21 and 24 of 3) gives the design with everyone at every
+  table once in m rounds.
 * Affine geometry AG(n, q), q a prime power: the q^n points are the players, the lines are
   the tables (q seats), a round is a parallel class; (q^n - 1)/(q - 1) rounds in which
   every pair meets exactly once. AG(2, 4): 16 players x 5 rounds at tables of 4;
@@ -166,10 +166,24 @@ def prime_power_factors(m: int) -> list[int]:
 
 LATIN_PAIR_ORDERS = (10,)  # orders twice an odd number whose pair of orthogonal Latin
 # squares latin_pair finds within seconds (order 10 in about 3 s; 14 none in 120 s)
-DIFFERENCE_ORDERS = ((12, 3), (12, 4), (15, 3), (21, 3))  # (m, k) where difference_matrix
-# finds k + 1 rows at once (12 with 5 rows: 51,523 nodes, 0.14 s; 21 with 4: 0.8 s) and
-# no product of fields numbers the tables (a factor of m is k or less); 15 and 20 with 5
-# rows, 24 with 4 found none in 2 M nodes (about 7 s)
+DIFFERENCE_ORDERS = {(12, 3): None, (12, 4): None, (15, 3): None, (21, 3): None,
+                     (15, 4): 185, (24, 3): 500}  # (m, k) where no product of fields
+# numbers the tables (a factor of m is k or less) and difference_matrix finds k + 1 rows:
+# in element order (None; 12 with 5 rows: 51,523 steps, 0.12 s; 21 with 4: 0.7 s), or with
+# the shuffle seed given, the first of 0, 1, 2, ... that finds them within SHUFFLED_STEPS
+# steps, where element order found none in 2 M steps (15 with 5 rows: seed 185, 29 s to
+# find; 24 with 4: seed 500, 67 s; 0.1 s each to repeat). None found within 150 s that
+# way: 20 and 24 with 5 rows.
+SHUFFLED_STEPS = 20_000
+
+
+def order_matrix(m: int, k: int) -> np.ndarray:
+    """The difference matrix of k + 1 rows behind the transversal design of k groups of m,
+    by the search DIFFERENCE_ORDERS names for it."""
+    shuffle = DIFFERENCE_ORDERS[(m, k)]
+    if shuffle is None:
+        return difference_matrix(m, k + 1)
+    return difference_matrix(m, k + 1, SHUFFLED_STEPS, shuffle)
 
 
 def design_order(m: int, k: int) -> bool:
@@ -206,17 +220,20 @@ def group_tables(m: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def difference_matrix(m: int, rows: int, nodes: int = 2_000_000) -> np.ndarray | None:
+def difference_matrix(m: int, rows: int, nodes: int = 2_000_000,
+                      shuffle: int | None = None) -> np.ndarray | None:
     """rows x m elements of difference_group(m) (numbered in mixed radix) in which the
     differences of any two rows, column by column, hit every element once; None if none
     is found within `nodes` steps. Row 0 is zero and row 1 the elements in order; each
     further row is the first found by a depth-first search over its columns (column 0
-    zero), element by element in order, with the rows before it fixed, and the search
-    goes back to the row before when a row has no completion."""
+    zero), element by element in order (or, with `shuffle`, in an order drawn anew at
+    every step from random.Random(shuffle)), with the rows before it fixed, and the
+    search goes back to the row before when a row has no completion."""
     if difference_group(m) is None or rows > m:
         return None
     diff = group_tables(m)[1].tolist()
     budget = [nodes]
+    draw = None if shuffle is None else random.Random(shuffle)
 
     def completions(before: list[list[int]]):
         """Every row whose difference with each row before is a bijection."""
@@ -231,7 +248,10 @@ def difference_matrix(m: int, rows: int, nodes: int = 2_000_000) -> np.ndarray |
                 yield list(row)
                 return
             column = list(enumerate(b[c] for b in before))
-            for v in range(m):
+            values = list(range(m))
+            if draw is not None:
+                draw.shuffle(values)
+            for v in values:
                 hits = diff[v]
                 free = True
                 for j, e in column:
@@ -672,7 +692,7 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     holds the table j = t - r c, c the element k, so player (i, a) sits at table
     a - r (i - c), a different one every round as i != c (not when a factor of m is k).
     Where a difference matrix of k + 1 rows is found instead (DIFFERENCE_ORDERS: 12
-    tables of 3 or 4, 15 or 21 of 3), it gives the design and its table numbers
+    or 15 tables of 3 or 4, 21 or 24 of 3), it gives the design and its table numbers
     (_difference_design); 10 tables of 3 come from two orthogonal Latin squares.
     """
     k = table_size
@@ -715,7 +735,7 @@ def _difference_design(m: int, k: int, rounds: int | None, winds, order) -> np.n
     differences hit every element once, and place a sits at table a - D[i + 1, r], a
     different one every round (row i + 1 minus row 0 also hits every element once): so
     everyone sits at every table once in m rounds. Seats as transversal_design."""
-    matrix = difference_matrix(m, k + 1)
+    matrix = order_matrix(m, k)
     add = group_tables(m)[0]
     order = list(range(m)) if order is None else order
     rounds = m if rounds is None else rounds

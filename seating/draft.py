@@ -678,7 +678,8 @@ def club_plan(event) -> tuple[np.ndarray, str]:
 
 def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     """The transversal design for k groups of m places (m = tables, k = table size, every
-    prime power factor of m at least k, 12 tables of 3 or 4, 15 or 21 of 3, or 10 of 3;
+    prime power factor of m at least k, 12 or 15 tables of 3 or 4, 21 or 24 of 3, or 10
+    of 3;
     at most m hanchans) over GF(m), over the product of the fields of m's factors
     (designs.design_ring), from a difference matrix (designs.difference_matrix) or from
     two orthogonal Latin squares (designs.latin_pair): group i is the design's group i (its

@@ -461,14 +461,14 @@ def delegations(sizes, hanchans, days=None, k=4, seed=1):
 
 @pytest.mark.parametrize("m, k", [(4, 4), (5, 4), (7, 3), (8, 4), (9, 4), (9, 3), (16, 4),
                                   (25, 4), (27, 3), (12, 3), (15, 3), (20, 4), (35, 4),
-                                  (45, 4), (10, 3), (12, 4), (21, 3)])
+                                  (45, 4), (10, 3), (12, 4), (21, 3), (15, 4), (24, 3)])
 def test_transversal_design_meets_every_pair_of_two_groups_once(m, k):
     """Recounted: in m rounds every pair from two groups meets exactly once, players of
     one group never; round m seats the groups of round 0 again; with more tables than
     groups, nobody sits at a table twice in m rounds, where every prime power factor of
     m is larger than k (over a product of fields, 20 = 4 x 5, 35 = 5 x 7 and 45 = 5 x 9,
-    as over a field) or a difference matrix gives the design (12 tables of 3 or 4, 15 and
-    21 of 3); 10 tables of 3 from two orthogonal Latin squares."""
+    as over a field) or a difference matrix gives the design (12 and 15 tables of 3 or 4,
+    21 and 24 of 3); 10 tables of 3 from two orthogonal Latin squares."""
     plan = designs.transversal_design(m, k, 2 * m)
     players = m * k
     assert_rounds(plan, players)
@@ -498,7 +498,7 @@ def test_difference_matrix_rows_differ_by_every_element_once(m, k):
     """Recounted in the group's own digits (Z_m for m odd, Z_2 x Z_(m/2) else): row 0 is
     zero, and for any two of the k + 1 rows the differences column by column hit every
     element once. Orders twice an odd number have none (no orthomorphism)."""
-    matrix = designs.difference_matrix(m, k + 1)
+    matrix = designs.order_matrix(m, k)
     assert matrix.shape == (k + 1, m) and not matrix[0].any()
     factors = (m,) if m % 2 else (2, m // 2)
     digits = np.stack(np.unravel_index(matrix, factors), axis=-1)  # (rows, m, digits)
