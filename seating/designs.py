@@ -279,7 +279,11 @@ def difference_matrix(m: int, rows: int, nodes: int = 2_000_000,
         return None
 
     found = grow([[0] * m, list(range(m))][:rows])
-    return None if found is None else np.array(found, dtype=np.int64)
+    if found is None:
+        return None
+    matrix = np.array(found, dtype=np.int64)
+    matrix.setflags(write=False)  # cached: every caller shares it
+    return matrix
 
 
 def _transversals(square: np.ndarray) -> list[tuple[int, ...]]:

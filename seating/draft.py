@@ -629,9 +629,8 @@ def clubs_fit(event) -> bool:
     exists (designs.design_order: every prime power factor of m at least k, m itself when a
     prime power, or the difference matrices' and Latin squares' orders) and there are at
     most m hanchans: then the design (designs.transversal_design) seats one place of each
-    group at every
-    table, so nobody meets a compatriot or anyone twice, the best any plan can do on the
-    first two rules.
+    group at every table, so nobody meets a compatriot or anyone twice, the best any plan
+    can do on the first two rules.
     The greedy draft and the swaps stall there: 4 clubs of 9 over 8 hanchans kept 22
     repeat and 15 compatriot meetings. Beyond m hanchans repeats are unavoidable, and
     seating club-mates together, which the design never does, gives fewer (4 clubs of 5
@@ -679,15 +678,15 @@ def club_plan(event) -> tuple[np.ndarray, str]:
 def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     """The transversal design for k groups of m places (m = tables, k = table size, every
     prime power factor of m at least k, 12 or 15 tables of 3 or 4, 21 or 24 of 3, or 10
-    of 3;
-    at most m hanchans) over GF(m), over the product of the fields of m's factors
+    of 3; at most m hanchans) over GF(m), over the product of the fields of m's factors
     (designs.design_ring), from a difference matrix (designs.difference_matrix) or from
     two orthogonal Latin squares (designs.latin_pair): group i is the design's group i (its
     places in order) and the seats take one valid wind sequence and its images
     (group i at wind seq[h] XOR i), so every wind rule holds; places of two groups meet
     at most once and places of one group never. Which elements the hanchans play decides
     which pairs never meet nor share an opponent (the third rule): the default order (0
-    and the powers of the primitive element; over a product, digit order) and
+    and the powers of the primitive element; over a product, digit order; from a
+    difference matrix or the Latin squares, element order) and
     CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
     kept."""
     from .designs import (
