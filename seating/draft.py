@@ -645,11 +645,11 @@ def clubs_fit(event) -> bool:
 
 def clubs_seated(event) -> bool:
     """Whether the event has k groups of one place per table (club_groups) and at most as
-    many hanchans as tables, but no transversal design fits (clubs_fit: m not a prime
-    power). Every table must seat one place of each group to avoid compatriot meetings,
-    so the draft gives every place of group i the i-th image of one valid wind sequence:
-    a table that seats one place of each wind (as the draft and every swap keep) seats one
-    of each group, and only repeats are left to the search."""
+    many hanchans as tables, but no transversal design fits (clubs_fit: none of order m,
+    designs.design_order). Every table must seat one place of each group to avoid
+    compatriot meetings, so the draft gives every place of group i the i-th image of one
+    valid wind sequence: a table that seats one place of each wind (as the draft and every
+    swap keep) seats one of each group, and only repeats are left to the search."""
     return (club_groups(event) is not None and event.hanchans <= event.tables
             and not clubs_fit(event))
 
