@@ -7,7 +7,9 @@ seating.core.plan and recounts every hard rule with seating.check.recount. Such 
 fit a transversal design (seating.draft.clubs_fit) at the orders of
 seating.designs.design_order; the column "draft" names the one taken. The default list
 holds the orders whose design comes from a difference matrix (designs.DIFFERENCE_ORDERS:
-12 and 15 tables of 3 or 4, 21 and 24 of 3), which also numbers the tables.
+12 and 15 tables of 3 or 4, 21 and 24 of 3), which also numbers the tables, and two
+orders still without one at tables of 4: 20 (the design over GF(4) x GF(5) numbers no
+tables) and 24 (no design).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import benchlib as bl
 from seating.draft import first_plan
 
 EVENTS = ((4, 12, 12), (4, 12, 10), (4, 15, 15), (4, 15, 12), (3, 12, 12), (3, 15, 15),
-          (3, 15, 12), (3, 21, 21), (3, 24, 24))
+          (3, 15, 12), (3, 21, 21), (3, 24, 24), (4, 20, 20), (4, 20, 16), (4, 24, 20))
 
 
 def shape(text: str) -> tuple[int, int, int]:
