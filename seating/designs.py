@@ -679,7 +679,7 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
                        winds=None, order=None) -> np.ndarray:
     """k = table_size groups of m players over GF(m), m a prime power >= k, or over the
     product of the fields of m's prime power factors when each is at least k (design_ring,
-    design_order: groups of 12 at tables of 3, of 20 at tables of 4): round h plays
+    design_order: groups of 20 at tables of 4): round h plays
     the field element r = order[h mod m] (default: 0, then the powers of the primitive
     element), and its table j seats, of group i, place i*m + (j + r i), with j and i taken
     as elements of GF(m) (seating.designs.finite_field). Players of groups i != i' at a
@@ -697,79 +697,71 @@ def transversal_design(m: int, table_size: int = 4, rounds: int | None = None,
     a - r (i - c), a different one every round as i != c (not when a factor of m is k).
     Where a difference matrix of k + 1 rows is found instead (DIFFERENCE_ORDERS: 12
     or 15 tables of 3 or 4, 21 or 24 of 3), it gives the design and its table numbers
-    (_difference_design); 10 tables of 3 come from two orthogonal Latin squares.
+    (round r seats at table j, of group i, place i*m + (j + D[i + 1, r]): two groups'
+    places a and a' meet in the round where D[i + 1, r] - D[i' + 1, r] = a - a', and place
+    a sits at table a - D[i + 1, r], a different one every round); 10 tables of 3 come from
+    two orthogonal Latin squares (latin_pair = (L, M): round t the cells where M holds t,
+    cell (r, c) seating place r of group 0, c of group 1 and L[r, c] of group 2, table j
+    its cell in row j, so the tables stage numbers them).
     """
     k = table_size
     if not design_order(m, k):
         raise ValueError(f"no transversal design of {k} groups of {m}: every prime power "
                          f"factor of {m} must be at least {k}")
-    if (m, k) in DIFFERENCE_ORDERS:
-        return _difference_design(m, k, rounds, winds, order)
-    if prime_power(m) is None and min(prime_power_factors(m)) < k:
-        return _latin_design(m, rounds, winds, order)
+    how = construction(m, k)
+    if how == "difference":
+        matrix = order_matrix(m, k)
+        add = group_tables(m)[0]
+        tables = np.arange(m)
+        return _seat_rounds(m, k, rounds, winds, order,
+                            lambda r: [add[tables, matrix[i + 1, r]] for i in range(k)])
+    if how == "latin":
+        square, mate = latin_pair(m)
+        rows = np.arange(m)
+
+        def cells(t):
+            cols = np.argmax(mate == t, axis=1)  # the cell of round t in each row
+            return [rows, cols, square[rows, cols]]
+
+        return _seat_rounds(m, k, rounds, winds, order, cells)
     f = design_ring(m)
     if order is None and f.p:
         g = f.primitive()
         order = [0] + [f.power(g, e) for e in range(m - 1)]
-    elif order is None:
-        order = list(range(m))
-    rounds = m if rounds is None else rounds
-    base = np.arange(rounds) % k if winds is None else np.asarray(winds)
     tables = np.arange(m)
     # the element k (every digit k) when every factor exceeds k; with a factor of exactly k
     # no element differs from every group's in every digit, and the tables stage numbers
     # the tables
     c = ring_element(m, k) if min(prime_power_factors(m)) > k else 0
-    group = [ring_element(m, i) for i in range(k)]
-    plan = np.empty((rounds, m, k), dtype=np.int64)
-    for h in range(rounds):
-        r = order[h % m]
-        for i in range(k):
-            seat = base[h] ^ i if k == 4 else (base[h] + i) % k
-            step = f.mul[r, f.add[group[i], f.neg[c]]]  # r (i - c)
-            plan[h, :, seat] = i * m + f.add[tables, step]
-    return plan
+    step = [f.add[ring_element(m, i), f.neg[c]] for i in range(k)]  # i - c
+    return _seat_rounds(m, k, rounds, winds, order,
+                        lambda r: [f.add[tables, f.mul[r, step[i]]] for i in range(k)])
 
 
-def _difference_design(m: int, k: int, rounds: int | None, winds, order) -> np.ndarray:
-    """The resolvable transversal design of k groups of m from difference_matrix(m, k + 1)
-    = D over the group G = difference_group(m): round r (an element of G) seats at table
-    j, of group i, place i*m + (j + D[i + 1, r]). Places a and a' of groups i and i' meet
-    in the round where D[i + 1, r] - D[i' + 1, r] = a - a', exactly one as the rows'
-    differences hit every element once, and place a sits at table a - D[i + 1, r], a
-    different one every round (row i + 1 minus row 0 also hits every element once): so
-    everyone sits at every table once in m rounds. Seats as transversal_design."""
-    matrix = order_matrix(m, k)
-    add = group_tables(m)[0]
+def construction(m: int, k: int) -> str:
+    """Which transversal_design builds k groups of m (design_order): "difference" (a
+    difference matrix, DIFFERENCE_ORDERS, first where it is listed), "ring" (GF(m) or the
+    product of the fields of m's factors, every factor at least k) or "latin" (two
+    orthogonal Latin squares, LATIN_PAIR_ORDERS)."""
+    if (m, k) in DIFFERENCE_ORDERS:
+        return "difference"
+    return "ring" if min(prime_power_factors(m)) >= k else "latin"
+
+
+def _seat_rounds(m: int, k: int, rounds: int | None, winds, order, groups_at) -> np.ndarray:
+    """plan[h, table, seat] of a transversal design: hanchan h plays the round element
+    order[h mod m] (default: element order), rounds defaulting to m, and groups_at(r) gives
+    the place of each group i (0..m-1, its i*m added here) at tables 0..m-1 of round r.
+    Group i sits at wind winds[h] XOR i at tables of 4, (winds[h] + i) mod k otherwise,
+    winds defaulting to h mod k."""
     order = list(range(m)) if order is None else order
     rounds = m if rounds is None else rounds
     base = np.arange(rounds) % k if winds is None else np.asarray(winds)
-    tables = np.arange(m)
     plan = np.empty((rounds, m, k), dtype=np.int64)
     for h in range(rounds):
-        r = order[h % m]
-        for i in range(k):
+        for i, places in enumerate(groups_at(order[h % m])):
             seat = base[h] ^ i if k == 4 else (base[h] + i) % k
-            plan[h, :, seat] = i * m + add[tables, matrix[i + 1, r]]
-    return plan
-
-
-def _latin_design(m: int, rounds: int | None, winds, order) -> np.ndarray:
-    """The resolvable transversal design of 3 groups of m from latin_pair(m) = (L, M): the
-    cells are the tables, round t the cells where M holds t, and cell (r, c) seats place r
-    of group 0, c of group 1 and L[r, c] of group 2 (every two groups' places meet in
-    exactly one cell). Table j of a round is its cell in row j, so group 0 keeps its table:
-    the tables stage numbers them. Seats as transversal_design."""
-    square, mate = latin_pair(m)
-    order = list(range(m)) if order is None else order
-    rounds = m if rounds is None else rounds
-    base = np.arange(rounds) % 3 if winds is None else np.asarray(winds)
-    plan = np.empty((rounds, m, 3), dtype=np.int64)
-    rows = np.arange(m)
-    for h in range(rounds):
-        cols = np.argmax(mate == order[h % m], axis=1)  # the cell of round t in each row
-        for i, place in enumerate((rows, m + cols, 2 * m + square[rows, cols])):
-            plan[h, :, (base[h] + i) % 3] = place
+            plan[h, :, seat] = i * m + places
     return plan
 
 

@@ -689,12 +689,7 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
     difference matrix or the Latin squares, element order) and
     CLUB_ORDERS - 1 shuffles drawn from the seed are recounted, the fewest unlinked pairs
     kept."""
-    from .designs import (
-        DIFFERENCE_ORDERS,
-        difference_group,
-        prime_power_factors,
-        transversal_design,
-    )
+    from .designs import construction, difference_group, prime_power_factors, transversal_design
     from .winds import random_valid_sequence
 
     m, k, h = event.tables, event.table_size, event.hanchans
@@ -715,14 +710,10 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
             best, fewest = plan, unlinked
         if fewest == 0:
             break
-    factors = prime_power_factors(m)
-    if (m, k) in DIFFERENCE_ORDERS:
-        how = ("from a difference matrix over "
-               + " x ".join(f"Z_{n}" for n in difference_group(m)))
-    elif min(factors) >= k:
-        how = f"over {' x '.join(f'GF({q})' for q in factors)}"
-    else:
-        how = f"from two orthogonal Latin squares of order {m}"
+    how = {"difference": "from a difference matrix over "
+                         + " x ".join(f"Z_{n}" for n in difference_group(m)),
+           "ring": "over " + " x ".join(f"GF({q})" for q in prime_power_factors(m)),
+           "latin": f"from two orthogonal Latin squares of order {m}"}[construction(m, k)]
     return best, f"transversal design {how}: {k} groups of {m}"
 
 
