@@ -710,10 +710,13 @@ def transversal_plan(event, groups: list[np.ndarray]) -> tuple[np.ndarray, str]:
             best, fewest = plan, unlinked
         if fewest == 0:
             break
-    how = {"difference": "from a difference matrix over "
-                         + " x ".join(f"Z_{n}" for n in difference_group(m)),
-           "ring": "over " + " x ".join(f"GF({q})" for q in prime_power_factors(m)),
-           "latin": f"from two orthogonal Latin squares of order {m}"}[construction(m, k)]
+    kind = construction(m, k)
+    if kind == "difference":
+        how = "from a difference matrix over " + " x ".join(f"Z_{n}" for n in difference_group(m))
+    elif kind == "ring":
+        how = "over " + " x ".join(f"GF({q})" for q in prime_power_factors(m))
+    else:
+        how = f"from two orthogonal Latin squares of order {m}"
     return best, f"transversal design {how}: {k} groups of {m}"
 
 
