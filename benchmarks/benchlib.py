@@ -127,16 +127,17 @@ def peak_rss_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def core_run(event: Event, design: bool = False) -> dict:
+def core_run(event: Event, design: bool = False, log=lambda line: None) -> dict:
     """seating.core.plan in this process, timed; figures recounted from the seating.
-    design: draft from a combinatorial design when one fits (seating.core.plan).
+    design: draft from a combinatorial design when one fits (seating.core.plan); log: its
+    progress lines.
 
     The peak RSS is read before and right after the plan (before the recount); it is the
     plan's own only in a fresh process (scaling.py plans each event in a child).
     """
     rss_before = peak_rss_kib()
     start = time.perf_counter()
-    seating, stages = plan(event, design=design)
+    seating, stages = plan(event, log=log, design=design)
     seconds = time.perf_counter() - start
     rss_peak = peak_rss_kib()
     figures = public(recount(event, seating))

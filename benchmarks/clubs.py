@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 import benchlib as bl
 
@@ -47,12 +46,10 @@ def main() -> int:
                   "countries": {f"C{i}": m for i in range(k)}}
         event = bl.event_of(config)
         bl.progress(f"{k} clubs of {m} over {h} hanchans ...")
-        start = time.perf_counter()
-        seating, _ = bl.plan(event)
-        seconds = time.perf_counter() - start
-        fig = bl.public(bl.recount(event, seating))
+        run = bl.core_run(event)
+        fig = run["figures"]
         bl.tally_failures(failed, fig)
-        rows.append([k, m, h, first_plan(event)[1], bl.sec(seconds), bl.hard_summary(fig),
+        rows.append([k, m, h, first_plan(event)[1], bl.sec(run["seconds"]), bl.hard_summary(fig),
                      fig["repeat_meetings"], fig["compatriot_meetings"], fig["table_repeats"],
                      fig["unlinked_pairs"]])
     rep.table(["k", "m", "hanchans", "draft", "time (s)", "hard rules", "repeat meetings",

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 
 import benchlib as bl
 
@@ -68,10 +67,8 @@ def main() -> int:
         bl.progress(f"{config['event']}: {event.players} players at {event.tables} tables, "
                     f"{event.hanchans} hanchans ...")
         lines: list[str] = []
-        start = time.perf_counter()
-        seating, _ = bl.plan(event, log=lines.append)
-        seconds = time.perf_counter() - start
-        fig = bl.public(bl.recount(event, seating))
+        run = bl.core_run(event, log=lines.append)
+        fig = run["figures"]
         bl.tally_failures(failed, fig)
         began = "none"
         for line in lines:
@@ -81,7 +78,7 @@ def main() -> int:
         rows.append([
             config["event"], event.players, event.table_size, event.tables, event.hanchans,
             "/".join(str(n) for n in config["countries"].values()),
-            "yes" if rows_fit(event) else "no", began, bl.sec(seconds),
+            "yes" if rows_fit(event) else "no", began, bl.sec(run["seconds"]),
             bl.hard_summary(fig),
             *(f"{fig[k]} / {fig[k + '_bound']}" for k in ("repeat_meetings",
                                                           "compatriot_meetings",
