@@ -76,6 +76,36 @@ def test_areas_balanced_on_400_players():
         assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
 
 
+def test_area_search_goes_on_when_no_start_meets_every_share():
+    """When every start of the area search stops with a player off an event share (here
+    starts cut to 1,000 iterations on the 400 random places above), the best go on with
+    more iterations (AREA_RETRIES): the choice then meets every share, recounted here;
+    without the retries it does not."""
+    from seating.event import Event
+    from seating.tables import assign_areas
+
+    ev = Event(name="t", hanchans=16, days=(6, 5, 5), table_size=4, seed=3,
+               countries=tuple((f"C{i:03d}", 1) for i in range(400)),
+               areas=(("Main", 60), ("Gallery", 24), ("Side", 16)))
+    rng = np.random.default_rng(1)
+    plan = np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
+    share, _ = area_shares(ev)
+
+    def counts_off(retries):
+        area, _ = assign_areas(ev, plan, np.ones(16, dtype=bool), None, iterations=1_000,
+                               starts=2, day_iterations=0, retries=retries)
+        for a in range(3):  # every area keeps its tables in every hanchan
+            assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
+        counts = np.zeros((400, 3), dtype=int)
+        for h in range(16):
+            for g in range(100):
+                counts[plan[h, g], area[h, g]] += 1
+        return int(((counts < np.floor(share)) | (counts > np.ceil(share))).sum())
+
+    assert counts_off(0) > 0
+    assert counts_off(3) == 0
+
+
 def test_day_search_keeps_event_shares_and_lowers_day_gaps():
     """The day-share search after the area search (tables._day_tabu): on random groups of
     200 players in areas of 30/12/8 tables, every player still ends within 1 of each event
