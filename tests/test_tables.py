@@ -53,27 +53,41 @@ def test_default_size_tables_and_areas(default_event):
     assert (np.abs(counts - share) < 1).all()
 
 
-def test_areas_balanced_on_400_players():
-    """400 players, 16 hanchans, areas of 60/24/16 tables: 176, 64 and 160 players must take
-    the three possible count patterns exactly; every player ends within 1 of each share."""
+def _random_400():
+    """400 players of their own country, 16 hanchans, areas of 60/24/16 tables, random
+    groups: (event, groups[hanchan, group, seat])."""
     from seating.event import Event
-    from seating.tables import assign_areas
 
     ev = Event(name="t", hanchans=16, days=(6, 5, 5), table_size=4, seed=3,
                countries=tuple((f"C{i:03d}", 1) for i in range(400)),
                areas=(("Main", 60), ("Gallery", 24), ("Side", 16)))
     rng = np.random.default_rng(1)
-    plan = np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
-    area, searched = assign_areas(ev, plan, np.ones(16, dtype=bool), None)
-    assert searched  # three areas, a new plan: the day shares were searched
-    counts = np.zeros((400, 3), dtype=int)
-    for h in range(16):
-        for g in range(100):
+    return ev, np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
+
+
+def _event_counts_off(ev, plan, area):
+    """(place, area) counts outside [floor, ceil] of the event share, recounted from the
+    area of every group; asserts first that every area keeps its tables in every hanchan."""
+    tables = np.bincount(ev.area_at[0], minlength=len(ev.areas))
+    for a in range(len(ev.areas)):
+        assert ((area == a).sum(axis=1) == tables[a]).all()
+    counts = np.zeros((ev.players, len(ev.areas)), dtype=int)
+    for h in range(plan.shape[0]):
+        for g in range(plan.shape[1]):
             counts[plan[h, g], area[h, g]] += 1
     share, _ = area_shares(ev)
-    assert (counts >= np.floor(share)).all() and (counts <= np.ceil(share)).all()
-    for a in range(3):  # every area keeps its tables in every hanchan
-        assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
+    return int(((counts < np.floor(share)) | (counts > np.ceil(share))).sum())
+
+
+def test_areas_balanced_on_400_players():
+    """400 players, 16 hanchans, areas of 60/24/16 tables: 176, 64 and 160 players must take
+    the three possible count patterns exactly; every player ends within 1 of each share."""
+    from seating.tables import assign_areas
+
+    ev, plan = _random_400()
+    area, searched = assign_areas(ev, plan, np.ones(16, dtype=bool), None)
+    assert searched  # three areas, a new plan: the day shares were searched
+    assert _event_counts_off(ev, plan, area) == 0
 
 
 def test_area_search_goes_on_when_no_start_meets_every_share():
@@ -81,26 +95,14 @@ def test_area_search_goes_on_when_no_start_meets_every_share():
     starts cut to 1,000 iterations on the 400 random places above), the best go on with
     more iterations (AREA_RETRIES): the choice then meets every share, recounted here;
     without the retries it does not."""
-    from seating.event import Event
     from seating.tables import assign_areas
 
-    ev = Event(name="t", hanchans=16, days=(6, 5, 5), table_size=4, seed=3,
-               countries=tuple((f"C{i:03d}", 1) for i in range(400)),
-               areas=(("Main", 60), ("Gallery", 24), ("Side", 16)))
-    rng = np.random.default_rng(1)
-    plan = np.stack([rng.permutation(400).reshape(100, 4) for _ in range(16)])
-    share, _ = area_shares(ev)
+    ev, plan = _random_400()
 
     def counts_off(retries):
         area, _ = assign_areas(ev, plan, np.ones(16, dtype=bool), None, iterations=1_000,
                                starts=2, day_iterations=0, retries=retries)
-        for a in range(3):  # every area keeps its tables in every hanchan
-            assert ((area == a).sum(axis=1) == [60, 24, 16][a]).all()
-        counts = np.zeros((400, 3), dtype=int)
-        for h in range(16):
-            for g in range(100):
-                counts[plan[h, g], area[h, g]] += 1
-        return int(((counts < np.floor(share)) | (counts > np.ceil(share))).sum())
+        return _event_counts_off(ev, plan, area)
 
     assert counts_off(0) > 0
     assert counts_off(3) == 0
