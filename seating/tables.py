@@ -34,8 +34,9 @@ With the groups and their winds fixed:
    swept again.
 5. If that finds nothing in its time, a guided local search of per-hanchan Hungarian
    renumberings (_guided_tables) goes on from the numbering of step 2 with every area
-   share held (a count off a share outweighing any table); kept if it leaves no table
-   seen twice.
+   share held (a count off a share outweighing any table); where it leaves a table seen
+   twice, a tabu search (Tabucol) numbers each area's groups at that area's tables alone
+   (_tabu_by_area); either is kept if it leaves no table seen twice.
 6. If a table is still seen twice there, the tables are numbered nearly alone (the event
    shares weighed lightly): annealed, then, while a table is seen twice, searched by the
    guided search of step 5 with the shares weighed lightly too; the areas are then
@@ -111,6 +112,12 @@ GUIDED_PATIENCE = 1_000  # rounds without a new best before the weights start ag
 # (published cells' numberings, 20,000 rounds from one numbering each, 8 seeds: tables seen
 # twice on average 48 x 8 6.4 -> 6.1, 52 x 8 2.5 -> 2.0, 68 x 10 0.75 -> 0.63; 2,000 rounds
 # 6.0, 2.5, 0.38)
+TABU_ITERATIONS = 200_000  # then, if that leaves a table seen twice, Tabucol area by area
+TABU_TRIES = 8  # (_tabu_by_area): steps a try and tries an area, alpha alternating between
+TABU_ALPHAS = (0.3, 0.6)  # these (unseen-0 of generator seed 43, 108 places over 15 hanchans
+# in areas of 2, 12 and 13 tables, where the guided search left 1 table seen twice: every
+# area numbered, in 0.2-1.3 s a try when measured apart; unseen-5 of seed 30 only from some
+# random starts, not those drawn here)
 HELD_SHARE = 1e6  # the guided search with the areas held: weight of a count off an event share
 HELD_ROUNDS = 5_000  # and its rounds (where it succeeded: 0.3-2.6 s; big-delegations-100
 # and scaled-100 keep 30 and 6 tables seen twice there, 3.9 and 3.4 s)
@@ -821,13 +828,20 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         # twice and an area 3.1 off its share to none and every share met, 0.3-2.6 s)
         held, left = _guided_tables(plan, kept, mov, event.seed + 11, area_at, share,
                                     HELD_SHARE, rounds=HELD_ROUNDS)
+        how = "guided search with the areas held"
+        if left:
+            # then Tabucol on each area's groups and tables alone, every group in the area
+            # chosen for balance (unseen-0 of generator seed 43, where the guided search
+            # left 1 table seen twice: none left, every share met)
+            by_area, by_area_left = _tabu_by_area(plan, kept, area_at, event.seed + 12)
+            if by_area_left == 0:
+                held, left, how = by_area, 0, "Tabucol area by area, the areas held"
         if left == 0:
             summary["areas_held"] = ("kept: better by the order of the rules"
                                      if keep_if_better(held) else "not kept")
         else:
             summary["areas_held"] = f"{left} tables seen twice left"
-        progress("guided search with the areas held: " + summary["areas_held"]
-                 + ("" if left == 0 else " (not kept)"))
+        progress(f"{how}: " + summary["areas_held"] + ("" if left == 0 else " (not kept)"))
     if keep is None and movable.all() and floor == 0 and repeats() > 0:
         # tables still seen twice where nobody need see one twice: the area shares held
         # the numbering there (with more hanchans than tables the first runs above are
@@ -963,6 +977,135 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area,
             weight[:] = 1
             last = r
     return best_assign, best
+
+
+@njit(cache=True)
+def _tabucol(plan, assign, iterations, seed, alpha):
+    """Tabu search for table numbers with nobody at a table twice (Tabucol, Hertz and de
+    Werra, on the groups as vertices and the tables as colours): each step exchanges the
+    tables of two groups of one hanchan, one of them holding a place that sees its table
+    again, the best such exchange that is not tabu (or beats the best numbering); each of the
+    two groups is then kept off the table it left for 0-9 steps plus alpha times the groups
+    in fault. plan[h, g] holds the places of group g; assign[h, g], its table (0..G-1), ends
+    as the best numbering found. Returns its table repeats (sum over places and tables of
+    visits - 1)."""
+    np.random.seed(seed)
+    H, G, S = plan.shape
+    P = 0
+    for h in range(H):
+        for g in range(G):
+            for s in range(S):
+                P = max(P, plan[h, g, s] + 1)
+    visits = np.zeros((P, G), dtype=np.int64)
+    inv = np.empty((H, G), dtype=np.int64)
+    for h in range(H):
+        for g in range(G):
+            inv[h, assign[h, g]] = g
+            for s in range(S):
+                visits[plan[h, g, s], assign[h, g]] += 1
+    cost = 0
+    for p in range(P):
+        for t in range(G):
+            cost += max(visits[p, t] - 1, 0)
+    best = cost
+    best_assign = assign.copy()
+    tabu = np.zeros((H, G, G), dtype=np.int64)
+    bad = np.zeros((H, G), dtype=np.bool_)
+    for it in range(iterations):
+        if cost == 0:
+            break
+        nbad = 0
+        for h in range(H):
+            for g in range(G):
+                t = assign[h, g]
+                bad[h, g] = False
+                for s in range(S):
+                    if visits[plan[h, g, s], t] > 1:
+                        bad[h, g] = True
+                nbad += bad[h, g]
+        best_d = 1 << 30
+        best_h = -1
+        best_g1 = -1
+        best_g2 = -1
+        ties = 0
+        for h in range(H):
+            for g1 in range(G):
+                if not bad[h, g1]:
+                    continue
+                t1 = assign[h, g1]
+                for t2 in range(G):
+                    g2 = inv[h, t2]
+                    if t2 == t1 or (bad[h, g2] and g2 < g1):
+                        continue  # (an exchange of two groups in fault is tried once)
+                    d = 0
+                    for s in range(S):
+                        p = plan[h, g1, s]
+                        q = plan[h, g2, s]
+                        d += (visits[p, t2] >= 1) - (visits[p, t1] >= 2)
+                        d += (visits[q, t1] >= 1) - (visits[q, t2] >= 2)
+                    if (tabu[h, g1, t2] > it or tabu[h, g2, t1] > it) and cost + d >= best:
+                        continue
+                    if d < best_d:
+                        best_d, best_h, best_g1, best_g2, ties = d, h, g1, g2, 1
+                    elif d == best_d:
+                        ties += 1
+                        if np.random.randint(ties) == 0:
+                            best_h, best_g1, best_g2 = h, g1, g2
+        if best_h < 0:
+            continue
+        h, g1, g2 = best_h, best_g1, best_g2
+        t1 = assign[h, g1]
+        t2 = assign[h, g2]
+        for s in range(S):
+            visits[plan[h, g1, s], t1] -= 1
+            visits[plan[h, g1, s], t2] += 1
+            visits[plan[h, g2, s], t2] -= 1
+            visits[plan[h, g2, s], t1] += 1
+        assign[h, g1] = t2
+        assign[h, g2] = t1
+        inv[h, t2] = g1
+        inv[h, t1] = g2
+        tenure = np.random.randint(10) + int(alpha * nbad)
+        tabu[h, g1, t1] = it + tenure
+        tabu[h, g2, t2] = it + tenure
+        cost += best_d
+        if cost < best:
+            best = cost
+            best_assign[:, :] = assign
+    assign[:, :] = best_assign
+    return best
+
+
+def _tabu_by_area(plan, assign, area_at, seed):
+    """Table numbers with every group kept in the area `assign` gives it and nobody at a
+    table twice, area by area (each area's groups and tables are a numbering of their own):
+    _tabucol from the given numbering and then from random ones, alpha alternating between
+    TABU_ALPHAS, at most TABU_TRIES tries of TABU_ITERATIONS steps an area. Returns the new
+    numbering and the table repeats left (0: every area numbered)."""
+    H, G, S = plan.shape
+    new = assign.copy()
+    rng = np.random.default_rng(seed)
+    left = 0
+    for a in range(int(area_at.max()) + 1):
+        tables = np.nonzero(area_at[0] == a)[0]
+        if not (area_at == area_at[0]).all() or len(tables) == 0:
+            return assign, -1  # (areas that change between hanchans: not split here)
+        groups = np.array([np.nonzero(area_at[h, assign[h]] == a)[0] for h in range(H)])
+        sub = np.ascontiguousarray(plan[np.arange(H)[:, None], groups])
+        local = np.searchsorted(tables, assign[np.arange(H)[:, None], groups])
+        best, found = None, local
+        for attempt in range(TABU_TRIES):
+            start = local.copy() if attempt == 0 else np.array(
+                [rng.permutation(len(tables)) for _ in range(H)], dtype=np.int64)
+            repeats = _tabucol(sub, start, TABU_ITERATIONS, seed + attempt,
+                               TABU_ALPHAS[attempt % len(TABU_ALPHAS)])
+            if best is None or repeats < best:
+                best, found = repeats, start
+            if best == 0:
+                break
+        new[np.arange(H)[:, None], groups] = tables[found]
+        left += best
+    return new, left
 
 
 EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 14's numbering

@@ -516,3 +516,39 @@ def test_the_exact_renumbering_poses_each_program_once(monkeypatch):
     monkeypatch.setattr(tables, "_tables_without_repeats", failing)
     number_tables(ev, plan)
     assert len(posed) == 1
+
+
+def test_tabucol_by_area_finds_a_numbering_without_repeats():
+    """Groups that have a numbering with nobody at a table twice, every group in its area
+    (7 tables in areas of 3 and 4, 5 hanchans: place (t0, s) sits at table t0 + h(s + 1)
+    mod 7), their tables shuffled within each area: _tabu_by_area numbers them again with
+    nobody at a table twice (recounted), every group still in its area."""
+    from seating.tables import _tabu_by_area
+
+    H, G, S = 5, 7, 4
+    plan = np.empty((H, G, S), dtype=np.int64)
+    for h in range(H):
+        for t in range(G):
+            for s in range(S):
+                plan[h, t, s] = 4 * ((t - h * (s + 1)) % G) + s
+    area_at = np.tile(np.array([0, 0, 0, 1, 1, 1, 1]), (H, 1))
+    rng = np.random.default_rng(5)
+    shuffled = np.tile(np.arange(G), (H, 1))
+    for h in range(1, H):
+        shuffled[h, :3] = rng.permutation(3)
+        shuffled[h, 3:] = 3 + rng.permutation(4)
+
+    def repeats(assign):
+        visits = np.zeros((4 * G, G), dtype=int)
+        for h in range(H):
+            for g in range(G):
+                visits[plan[h, g], assign[h, g]] += 1
+        return int(np.maximum(visits - 1, 0).sum())
+
+    assert repeats(np.tile(np.arange(G), (H, 1))) == 0
+    assert repeats(shuffled) > 0
+    new, left = _tabu_by_area(plan, shuffled, area_at, 3)
+    assert left == 0 and repeats(new) == 0
+    for h in range(H):
+        assert sorted(new[h]) == list(range(G))
+        assert (area_at[h, new[h]] == area_at[h, shuffled[h]]).all()
