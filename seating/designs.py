@@ -78,7 +78,7 @@ from itertools import combinations, product
 import numpy as np
 from numba import njit
 
-from .jit import copy_into
+from .jit import copy_into, pick
 
 # ---------------------------------------------------------------------------------------
 # Finite fields GF(q), q = p^n, elements 0..q-1 (base-p digits = polynomial coefficients)
@@ -600,12 +600,9 @@ def _link_tabu(k, m, rounds, iterations, seed, tenure, stall, pair):
                     _terms(s, m, g, r, -1, pair, used, inner, cross)
                     if until[g, r, v] > it and cost + d >= best:
                         continue
-                    if d < pick_d:
-                        pick_d, pick_g, pick_r, pick_v, ties = d, g, r, v, 1
-                    elif d == pick_d:
-                        ties += 1
-                        if np.random.randint(ties) == 0:
-                            pick_g, pick_r, pick_v = g, r, v
+                    take, pick_d, ties = pick(d, pick_d, ties)
+                    if take:
+                        pick_g, pick_r, pick_v = g, r, v
                 s[g, r] = old
                 _terms(s, m, g, r, 1, pair, used, inner, cross)
         if pick_g < 0:

@@ -15,6 +15,7 @@ them, took 37 s instead of 51 s (default event; the same plans). The install com
 once for the default event's stages (seating/precompile.py).
 """
 
+import numpy as np
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
@@ -31,3 +32,17 @@ def copy_into(dst, src):
     s = src.reshape(src.size)
     for i in range(d.size):
         d[i] = s[i]
+
+
+@fast
+def pick(d, best, ties):
+    """A tabu search's choice among the moves it scans one by one: whether the move whose
+    cost changes by d replaces the one held (change `best`, `ties` moves that good so far):
+    when it is better, or, among equal ones, with the same chance for each (numba's
+    np.random, drawn only on a tie). Returns (take, best, ties)."""
+    if d < best:
+        return True, d, 1
+    if d == best:
+        ties += 1
+        return np.random.randint(ties) == 0, best, ties
+    return False, best, ties

@@ -68,7 +68,7 @@ from numba import njit
 
 from .bounds import area_shares, share_limits, share_range
 from .event import Event
-from .jit import copy_into, kernel
+from .jit import copy_into, kernel, pick
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits - 1) adds
@@ -397,16 +397,10 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
                 aspire = faults + de == 0 and cost + dd < best
                 if (tabu[h, g1] > it or tabu[h, g2] > it) and not aspire:
                     continue
-                if score < best_d:
-                    best_d = score
+                take, best_d, ties = pick(score, best_d, ties)
+                if take:
                     best_h = h
                     best_g2 = g2
-                    ties = 1
-                elif score == best_d:
-                    ties += 1
-                    if np.random.randint(ties) == 0:
-                        best_h = h
-                        best_g2 = g2
         if best_h < 0:
             continue
         h = best_h
@@ -1045,12 +1039,9 @@ def _tabucol(plan, assign, iterations, seed, alpha):
                         d += (visits[q, t1] >= 1) - (visits[q, t2] >= 2)
                     if (tabu[h, g1, t2] > it or tabu[h, g2, t1] > it) and cost + d >= best:
                         continue
-                    if d < best_d:
-                        best_d, best_h, best_g1, best_g2, ties = d, h, g1, g2, 1
-                    elif d == best_d:
-                        ties += 1
-                        if np.random.randint(ties) == 0:
-                            best_h, best_g1, best_g2 = h, g1, g2
+                    take, best_d, ties = pick(d, best_d, ties)
+                    if take:
+                        best_h, best_g1, best_g2 = h, g1, g2
         if best_h < 0:
             continue
         h, g1, g2 = best_h, best_g1, best_g2
@@ -1083,13 +1074,13 @@ def _tabu_by_area(plan, assign, area_at, seed):
     TABU_ALPHAS, at most TABU_TRIES tries of TABU_ITERATIONS steps an area. Returns the new
     numbering and the table repeats left (0: every area numbered)."""
     H, G, S = plan.shape
+    if not (area_at == area_at[0]).all():
+        return assign, -1  # (areas that change between hanchans: not split here)
     new = assign.copy()
     rng = np.random.default_rng(seed)
     left = 0
-    for a in range(int(area_at.max()) + 1):
+    for a in np.unique(area_at[0]):
         tables = np.nonzero(area_at[0] == a)[0]
-        if not (area_at == area_at[0]).all() or len(tables) == 0:
-            return assign, -1  # (areas that change between hanchans: not split here)
         groups = np.array([np.nonzero(area_at[h, assign[h]] == a)[0] for h in range(H)])
         sub = np.ascontiguousarray(plan[np.arange(H)[:, None], groups])
         local = np.searchsorted(tables, assign[np.arange(H)[:, None], groups])
