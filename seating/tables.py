@@ -86,8 +86,9 @@ AREA_RETRY_ITERATIONS = 600_000  # one a thread, for this many more iterations w
 # (unseen-0 of benchmarks/unseen.py's generator seed 40, 216 places over 13 hanchans in areas
 # of 13, 14 and 27 tables: every start stopped 1 count off; 800,000 more met every share on 4
 # of 8)
-AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players;
-# re-planning keeps 10, where moves also weigh groups leaving their earlier area)
+AREA_TENURE = 3  # iterations a moved group stays tabu: 3 to 5 (10 stalled on 400 players,
+# also in re-planning, where moves also weigh groups leaving their earlier area: 8 places
+# off a share after 2 M iterations where 3 met every share in 1.3 s; tests/test_tables.py)
 DAY_ITERATIONS = 6_000  # then the day-share search of the best DAY_STARTS, on two threads
 DAY_STARTS = 2  # (seed 1 of the default event: 3,000 iterations 335 counts off a day's share
 # and 971 same areas, 6,000 313 and 956, 8,000 and 10,000 no better)
@@ -505,7 +506,7 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
         """A tabu search from the start (or on from `area`, in place) with its own seed."""
         area = start.copy() if area is None else area
         faults = _area_tabu(plan, area, mov, lo, hi, steps, event.seed + 6 + 1000 * attempt,
-                            AREA_TENURE if prefer is None else 10, wanted, weight)
+                            AREA_TENURE, wanted, weight)
         return faults, area
 
     def refine(attempt, area):
@@ -520,8 +521,13 @@ def assign_areas(event: Event, plan: np.ndarray, movable: np.ndarray,
             (found[i][0], *_area_goals(plan, found[i][1], event.day_of, day_share))
             if found[i][0] == 0 else (found[i][0],), i))
 
-    if prefer is not None:  # re-planning: one search from the earlier areas
-        return search(0)[1], False
+    if prefer is not None:  # re-planning: one search from the earlier areas, on while short
+        faults, area = search(0)
+        for again in range(retries):
+            if faults == 0:
+                break
+            faults, area = search(1 + again, area, AREA_RETRY_ITERATIONS)
+        return area, False
     # a new plan takes the best of several searches, by the lower area goals too; they are
     # independent (each seeds its own random numbers), so they run on two threads; the best
     # DAY_STARTS of them then search the day shares (re-planning keeps the earlier areas
