@@ -42,6 +42,10 @@ With the groups and their winds fixed:
    guided search of step 5 with the shares weighed lightly too; the areas are then
    annealed and swept without giving up a table, and the result kept if it is better by
    the order of the rules.
+7. If a table is still seen twice or a share missed, the same tabu search with the event
+   shares in its cost, groups free to change area, from random numberings
+   (_joint_tables); a numbering that meets both is annealed and swept as in step 6 and
+   kept if it is better by the order of the rules.
 
 Area patterns. With small areas, or shares that leave each player two or three count
 patterns, groups built for the winds alone may admit no area choice at all (then it is an
@@ -119,6 +123,14 @@ TABU_ALPHAS = (0.3, 0.6)  # these (unseen-0 of generator seed 43, 108 places ove
 # in areas of 2, 12 and 13 tables, where the guided search left 1 table seen twice: every
 # area numbered, in 0.2-1.3 s a try when measured apart; unseen-5 of seed 30 only from some
 # random starts, not those drawn here)
+JOINT_TRIES = 8  # at last, where a table is still seen twice or a share missed: the same
+JOINT_PROBE = 20_000  # tabu search with the event shares in its cost, groups free to change
+JOINT_PROBE_LEFT = 10  # area (_joint_tables), from random numberings; a try goes on only if
+JOINT_ITERATIONS = 300_000  # near after its probe
+JOINT_ALPHA = 1.0  # (unseen-0 of generator seed 46, 116 places over 16 hanchans at 29
+# tables in areas of 5 and 24: none seen twice, every share met, from 3 of 6 tries of
+# 300,000 steps in 0.6-7 s each, 2-7 off after 20,000 steps; unseen-3 of seed 9 and
+# unseen-1 of seed 20 stop 34-53 off after 300,000 steps, 21-63 s a try)
 HELD_SHARE = 1e6  # the guided search with the areas held: weight of a count off an event share
 HELD_ROUNDS = 5_000  # and its rounds (where it succeeded: 0.3-2.6 s; big-delegations-100
 # and scaled-100 keep 30 and 6 tables seen twice there, 3.9 and 3.4 s)
@@ -873,6 +885,20 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         summary["tables_alone"] = ("kept: better by the order of the rules"
                                    if keep_if_better(alone) else "not kept")
         progress(f"tables numbered nearly alone, then the area goals: {summary['tables_alone']}")
+    if keep is None and movable.all() and floor == 0 and (repeats() > 0 or off_share() > 0):
+        # still a table seen twice or a share missed: tables and shares searched together,
+        # groups free to change area, then the area goals without giving either up; kept if
+        # better by the order of the rules
+        joint = _joint_tables(plan, area_at, share, event.seed + 13)
+        if joint is None:
+            summary["joint"] = "none found"
+        else:
+            seat(joint)
+            _anneal(plan, joint, table_of, mov, area_at, share, day_share, day_of, steps,
+                    event.seed + 14, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
+            summary["joint"] = ("kept: better by the order of the rules"
+                                if keep_if_better(joint) else "not kept")
+        progress(f"tables and event shares searched together: {summary['joint']}")
     seating = np.empty_like(plan)
     for h in range(H):
         seating[h, assign[h]] = plan[h]
@@ -979,34 +1005,42 @@ def _guided_tables(plan, assign, movable, seed, area_at, share, w_area,
     return best_assign, best
 
 
-@njit(cache=True)
-def _tabucol(plan, assign, iterations, seed, alpha):
-    """Tabu search for table numbers with nobody at a table twice (Tabucol, Hertz and de
-    Werra, on the groups as vertices and the tables as colours): each step exchanges the
-    tables of two groups of one hanchan, one of them holding a place that sees its table
-    again, the best such exchange that is not tabu (or beats the best numbering); each of the
-    two groups is then kept off the table it left for 0-9 steps plus alpha times the groups
-    in fault. plan[h, g] holds the places of group g; assign[h, g], its table (0..G-1), ends
-    as the best numbering found. Returns its table repeats (sum over places and tables of
-    visits - 1)."""
+@njit(cache=True, nogil=True)
+def _tabucol(plan, assign, iterations, seed, alpha, area_of, lo, hi):
+    """Tabu search for table numbers with nobody at a table twice and every player within
+    [lo, hi] of each area's event share (Tabucol, Hertz and de Werra, on the groups as
+    vertices and the tables as colours, the shares added to its cost): each step exchanges
+    the tables of two groups of one hanchan, one of them holding a place that sees its table
+    again or is outside a share, the best such exchange that is not tabu (or beats the best
+    numbering); each of the two groups is then kept off the table it left for 0-9 steps
+    plus alpha times the groups in fault. plan[h, g] holds the places of group g;
+    assign[h, g], its table (0..G-1, in area area_of[t]), ends as the best numbering found.
+    Returns its cost: table repeats (sum over places and tables of visits - 1) plus the
+    counts' distance outside [lo, hi] (lo, hi: [place, area]; one area and bounds that
+    always hold leave the table repeats alone)."""
     np.random.seed(seed)
     H, G, S = plan.shape
+    A = lo.shape[1]
     P = 0
     for h in range(H):
         for g in range(G):
             for s in range(S):
                 P = max(P, plan[h, g, s] + 1)
     visits = np.zeros((P, G), dtype=np.int64)
+    count = np.zeros((P, A), dtype=np.int64)
     inv = np.empty((H, G), dtype=np.int64)
     for h in range(H):
         for g in range(G):
             inv[h, assign[h, g]] = g
             for s in range(S):
                 visits[plan[h, g, s], assign[h, g]] += 1
+                count[plan[h, g, s], area_of[assign[h, g]]] += 1
     cost = 0
     for p in range(P):
         for t in range(G):
             cost += max(visits[p, t] - 1, 0)
+        for a in range(A):
+            cost += _gap(count[p, a], lo[p, a], hi[p, a])
     best = cost
     best_assign = assign.copy()
     tabu = np.zeros((H, G, G), dtype=np.int64)
@@ -1020,8 +1054,12 @@ def _tabucol(plan, assign, iterations, seed, alpha):
                 t = assign[h, g]
                 bad[h, g] = False
                 for s in range(S):
-                    if visits[plan[h, g, s], t] > 1:
+                    p = plan[h, g, s]
+                    if visits[p, t] > 1:
                         bad[h, g] = True
+                    for a in range(A):
+                        if count[p, a] < lo[p, a] or count[p, a] > hi[p, a]:
+                            bad[h, g] = True
                 nbad += bad[h, g]
         best_d = 1 << 30
         best_h = -1
@@ -1033,16 +1071,21 @@ def _tabucol(plan, assign, iterations, seed, alpha):
                 if not bad[h, g1]:
                     continue
                 t1 = assign[h, g1]
+                a1 = area_of[t1]
                 for t2 in range(G):
                     g2 = inv[h, t2]
                     if t2 == t1 or (bad[h, g2] and g2 < g1):
                         continue  # (an exchange of two groups in fault is tried once)
+                    a2 = area_of[t2]
                     d = 0
                     for s in range(S):
                         p = plan[h, g1, s]
                         q = plan[h, g2, s]
                         d += (visits[p, t2] >= 1) - (visits[p, t1] >= 2)
                         d += (visits[q, t1] >= 1) - (visits[q, t2] >= 2)
+                        if a1 != a2:
+                            d += _move_gap(count[p], lo[p], hi[p], a1, a2)
+                            d += _move_gap(count[q], lo[q], hi[q], a2, a1)
                     if (tabu[h, g1, t2] > it or tabu[h, g2, t1] > it) and cost + d >= best:
                         continue
                     take, best_d, ties = pick(d, best_d, ties)
@@ -1053,11 +1096,19 @@ def _tabucol(plan, assign, iterations, seed, alpha):
         h, g1, g2 = best_h, best_g1, best_g2
         t1 = assign[h, g1]
         t2 = assign[h, g2]
+        a1 = area_of[t1]
+        a2 = area_of[t2]
         for s in range(S):
-            visits[plan[h, g1, s], t1] -= 1
-            visits[plan[h, g1, s], t2] += 1
-            visits[plan[h, g2, s], t2] -= 1
-            visits[plan[h, g2, s], t1] += 1
+            p = plan[h, g1, s]
+            q = plan[h, g2, s]
+            visits[p, t1] -= 1
+            visits[p, t2] += 1
+            visits[q, t2] -= 1
+            visits[q, t1] += 1
+            count[p, a1] -= 1
+            count[p, a2] += 1
+            count[q, a2] -= 1
+            count[q, a1] += 1
         assign[h, g1] = t2
         assign[h, g2] = t1
         inv[h, t2] = g1
@@ -1085,6 +1136,8 @@ def _tabu_by_area(plan, assign, area_at, seed):
     new = assign.copy()
     rng = np.random.default_rng(seed)
     left = 0
+    P = int(plan.max()) + 1
+    one_area = np.zeros((P, 1), dtype=np.int64), np.full((P, 1), H, dtype=np.int64)
     for a in np.unique(area_at[0]):
         tables = np.nonzero(area_at[0] == a)[0]
         groups = np.array([np.nonzero(area_at[h, assign[h]] == a)[0] for h in range(H)])
@@ -1095,7 +1148,8 @@ def _tabu_by_area(plan, assign, area_at, seed):
             start = local.copy() if attempt == 0 else np.array(
                 [rng.permutation(len(tables)) for _ in range(H)], dtype=np.int64)
             repeats = _tabucol(sub, start, TABU_ITERATIONS, seed + attempt,
-                               TABU_ALPHAS[attempt % len(TABU_ALPHAS)])
+                               TABU_ALPHAS[attempt % len(TABU_ALPHAS)],
+                               np.zeros(len(tables), dtype=np.int64), *one_area)
             if best is None or repeats < best:
                 best, found = repeats, start
             if best == 0:
@@ -1103,6 +1157,42 @@ def _tabu_by_area(plan, assign, area_at, seed):
         new[np.arange(H)[:, None], groups] = tables[found]
         left += best
     return new, left
+
+
+def _joint_tables(plan, area_at, share, seed):
+    """Table numbers with nobody at a table twice and every player within [floor, ceil] of
+    each area's event share, groups free to change area: _tabucol with the shares in its
+    cost, from random numberings: at most JOINT_TRIES tries of JOINT_PROBE steps, each of
+    those that end at most JOINT_PROBE_LEFT off going on for JOINT_ITERATIONS more from its
+    best, two at a time on two threads (the first to succeed, in the order of the tries, is
+    taken).
+    Returns the numbering (None if none succeeded)."""
+    H, G, S = plan.shape
+    if not (area_at == area_at[0]).all():
+        return None  # (areas that change between hanchans: not searched here)
+    P = int(plan.max()) + 1
+    lo, hi = (np.ascontiguousarray(np.repeat(b[None, :], P, axis=0).astype(np.int64))
+              for b in share_range(share))
+    area_of = area_at[0].astype(np.int64)
+    rng = np.random.default_rng(seed)
+    starts = [np.array([rng.permutation(G) for _ in range(H)], dtype=np.int64)
+              for _ in range(JOINT_TRIES)]
+
+    def run(attempt):
+        left = _tabucol(plan, starts[attempt], JOINT_PROBE, seed + attempt, JOINT_ALPHA,
+                        area_of, lo, hi)
+        if 0 < left <= JOINT_PROBE_LEFT:  # near: on from its best
+            left = _tabucol(plan, starts[attempt], JOINT_ITERATIONS, seed + 1000 + attempt,
+                            JOINT_ALPHA, area_of, lo, hi)
+        return left
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for first in range(0, JOINT_TRIES, 2):
+            tries = list(range(first, min(first + 2, JOINT_TRIES)))
+            for attempt, left in zip(tries, pool.map(run, tries)):
+                if left == 0:
+                    return starts[attempt]
+    return None
 
 
 EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 14's numbering
