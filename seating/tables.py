@@ -42,10 +42,10 @@ With the groups and their winds fixed:
    guided search of step 5 with the shares weighed lightly too; the areas are then
    annealed and swept without giving up a table, and the result kept if it is better by
    the order of the rules.
-7. If a table is still seen twice or a share missed, the same tabu search with the event
-   shares in its cost, groups free to change area, from random numberings
-   (_joint_tables); a numbering that meets both is annealed and swept as in step 6 and
-   kept if it is better by the order of the rules.
+7. If a table is still seen twice or a share missed (two areas or more), the same tabu
+   search with the event shares in its cost, groups free to change area, from random
+   numberings (_joint_tables); a numbering that meets both is annealed and swept as in
+   step 6 and kept if it is better by the order of the rules.
 
 Area patterns. With small areas, or shares that leave each player two or three count
 patterns, groups built for the winds alone may admit no area choice at all (then it is an
@@ -887,10 +887,13 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         summary["tables_alone"] = ("kept: better by the order of the rules"
                                    if keep_if_better(alone) else "not kept")
         progress(f"tables numbered nearly alone, then the area goals: {summary['tables_alone']}")
-    if keep is None and movable.all() and floor == 0 and (repeats() > 0 or off_share() > 0):
+    if (keep is None and movable.all() and floor == 0 and len(event.areas) > 1
+            and (repeats() > 0 or off_share() > 0)):
         # still a table seen twice or a share missed: tables and shares searched together,
         # groups free to change area, then the area goals without giving either up; kept if
-        # better by the order of the rules
+        # better by the order of the rules (with one area it is Tabucol alone, which found
+        # nothing on the small fields, published tight cells and one-area unseen misses
+        # measured and added up to 22 s to their tables stage)
         joint = _joint_tables(plan, area_at, share, event.seed + 13)
         if joint is None:
             summary["joint"] = "none found"
