@@ -72,7 +72,7 @@ from numba import njit
 
 from .bounds import area_shares, share_limits, share_range
 from .event import Event
-from .jit import copy_into, kernel, pick
+from .jit import copy_into, fast, kernel, pick
 
 W_TABLE, W_EVENT, W_DAY, W_NEXT = 1e8, 1e5, 1e2, 1.0
 MISSED_TABLE = 1  # a table seen again (the check's table_repeats, sum of visits - 1) adds
@@ -156,6 +156,17 @@ def _move_gap(count, lo, hi, old, new):
     area old to area new (count, lo, hi: the player's rows, or a day's)."""
     return (_gap(count[old] - 1, lo[old], hi[old]) - _gap(count[old], lo[old], hi[old])
             + _gap(count[new] + 1, lo[new], hi[new]) - _gap(count[new], lo[new], hi[new]))
+
+
+@fast
+def _trade_areas(count, plan, h, g1, g2, a1, a2):
+    """count[p, a] (places' counts per area) after group g1 of hanchan h moves from area a1
+    to a2 and group g2 from a2 to a1."""
+    for s in range(plan.shape[2]):
+        count[plan[h, g1, s], a1] -= 1
+        count[plan[h, g1, s], a2] += 1
+        count[plan[h, g2, s], a2] -= 1
+        count[plan[h, g2, s], a1] += 1
 
 
 @njit(cache=True, nogil=True)
@@ -257,13 +268,7 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
         g2 = best_g2
         a1 = area[h, g1]
         a2 = area[h, g2]
-        for s in range(S):
-            u = plan[h, g1, s]
-            v = plan[h, g2, s]
-            count[u, a1] -= 1
-            count[u, a2] += 1
-            count[v, a2] -= 1
-            count[v, a1] += 1
+        _trade_areas(count, plan, h, g1, g2, a1, a2)
         area[h, g1] = a2
         area[h, g2] = a1
         total += best_d
@@ -765,6 +770,16 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         seat(assign)
         return better
 
+    def area_goals_then_keep(candidate, seed) -> str:
+        """Anneal a candidate numbering on the area goals at temperatures below the
+        weights of a table seen twice and an event share, then sweep it and keep it if it is
+        better by the order of the rules (keep_if_better); the summary's words for that."""
+        seat(candidate)
+        _anneal(plan, candidate, table_of, mov, area_at, share, day_share, day_of, steps,
+                seed, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
+        return ("kept: better by the order of the rules" if keep_if_better(candidate)
+                else "not kept")
+
     progress("first numbering (Hungarian method per hanchan)")
     if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
         for attempt in range(FIRST_ATTEMPTS):
@@ -882,10 +897,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             if left < _seen_again(_visits(table_of, area_at.shape[1])):
                 alone[:] = guided
             seat(alone)
-        _anneal(plan, alone, table_of, mov, area_at, share, day_share, day_of, steps,
-                event.seed + 9, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
-        summary["tables_alone"] = ("kept: better by the order of the rules"
-                                   if keep_if_better(alone) else "not kept")
+        summary["tables_alone"] = area_goals_then_keep(alone, event.seed + 9)
         progress(f"tables numbered nearly alone, then the area goals: {summary['tables_alone']}")
     if (keep is None and movable.all() and floor == 0 and len(event.areas) > 1
             and (repeats() > 0 or off_share() > 0)):
@@ -895,14 +907,8 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         # nothing on the small fields, published tight cells and one-area unseen misses
         # measured and added up to 22 s to their tables stage)
         joint = _joint_tables(plan, area_at, share, event.seed + 13)
-        if joint is None:
-            summary["joint"] = "none found"
-        else:
-            seat(joint)
-            _anneal(plan, joint, table_of, mov, area_at, share, day_share, day_of, steps,
-                    event.seed + 14, full, 2 * W_DAY, W_NEXT / 20, prefer, 0.0)
-            summary["joint"] = ("kept: better by the order of the rules"
-                                if keep_if_better(joint) else "not kept")
+        summary["joint"] = ("none found" if joint is None
+                            else area_goals_then_keep(joint, event.seed + 14))
         progress(f"tables and event shares searched together: {summary['joint']}")
     seating = np.empty_like(plan)
     for h in range(H):
@@ -1104,16 +1110,11 @@ def _tabucol(plan, assign, iterations, seed, alpha, area_of, lo, hi):
         a1 = area_of[t1]
         a2 = area_of[t2]
         for s in range(S):
-            p = plan[h, g1, s]
-            q = plan[h, g2, s]
-            visits[p, t1] -= 1
-            visits[p, t2] += 1
-            visits[q, t2] -= 1
-            visits[q, t1] += 1
-            count[p, a1] -= 1
-            count[p, a2] += 1
-            count[q, a2] -= 1
-            count[q, a1] += 1
+            visits[plan[h, g1, s], t1] -= 1
+            visits[plan[h, g1, s], t2] += 1
+            visits[plan[h, g2, s], t2] -= 1
+            visits[plan[h, g2, s], t1] += 1
+        _trade_areas(count, plan, h, g1, g2, a1, a2)
         assign[h, g1] = t2
         assign[h, g2] = t1
         inv[h, t2] = g1
