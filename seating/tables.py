@@ -131,8 +131,8 @@ JOINT_ALPHA = 1.0  # (unseen-0 of generator seed 46, 116 places over 16 hanchans
 # tables in areas of 5 and 24: none seen twice and every share met from 5 of 8 tries, 2-7
 # off after the probe and then after 0, 99,000, 174,000, 271,000 and 290,000 more steps;
 # unseen-3 of seed 9 and unseen-1 of seed 20 stop 34-53 off after 300,000 steps, 21-63 s a
-# try; unseen-4 of seed 37, 1 off after 300,000 steps from 8 of 8, took 87 s more with
-# 300,000)
+# try; unseen-4 of seed 37: no try meets both, each of 6 other starts is 1 off after
+# 300,000 steps, and 300,000 here instead of 150,000 took 87 s more instead of 44)
 HELD_SHARE = 1e6  # the guided search with the areas held: weight of a count off an event share
 HELD_ROUNDS = 5_000  # and its rounds (where it succeeded: 0.3-2.6 s; big-delegations-100
 # and scaled-100 keep 30 and 6 tables seen twice there, 3.9 and 3.4 s)
