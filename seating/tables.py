@@ -159,6 +159,17 @@ def _move_gap(count, lo, hi, old, new):
 
 
 @fast
+def _total_gap(count, lo, hi):
+    """The counts' distance outside [lo, hi], summed over places and areas (count, lo, hi:
+    [place, area])."""
+    total = 0
+    for p in range(count.shape[0]):
+        for a in range(count.shape[1]):
+            total += _gap(count[p, a], lo[p, a], hi[p, a])
+    return total
+
+
+@fast
 def _trade_areas(count, plan, h, g1, g2, a1, a2):
     """count[p, a] (places' counts per area) after group g1 of hanchan h moves from area a1
     to a2 and group g2 from a2 to a1."""
@@ -195,10 +206,7 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
                 group_of[p, h] = g
                 count[p, area[h, g]] += 1
 
-    total = 0
-    for p in range(P):
-        for a in range(A):
-            total += _gap(count[p, a], lo[p, a], hi[p, a])
+    total = _total_gap(count, lo, hi)
     away = 0
     for h in range(H):
         for g in range(G):
@@ -340,14 +348,13 @@ def _day_tabu(plan, area, movable, lo, hi, day_of, day_lo, day_hi, iterations, s
                 at[h, p] = area[h, g]
                 count[p, area[h, g]] += 1
                 day[p, day_of[h], area[h, g]] += 1
-    faults = 0
+    faults = _total_gap(count, lo, hi)
     cost = 0
     for p in range(P):
         for h in range(1, H):
             cost += at[h, p] == at[h - 1, p]
     for p in range(P):
         for a in range(A):
-            faults += _gap(count[p, a], lo[p, a], hi[p, a])
             for d in range(D):
                 cost += w_day * _day_excess(day[p, d, a], day_lo[d, a], day_hi[d, a])
     best = cost if faults == 0 else 1 << 40
@@ -1046,12 +1053,10 @@ def _tabucol(plan, assign, iterations, seed, alpha, area_of, lo, hi):
             for s in range(S):
                 visits[plan[h, g, s], assign[h, g]] += 1
                 count[plan[h, g, s], area_of[assign[h, g]]] += 1
-    cost = 0
+    cost = _total_gap(count, lo, hi)
     for p in range(P):
         for t in range(G):
             cost += max(visits[p, t] - 1, 0)
-        for a in range(A):
-            cost += _gap(count[p, a], lo[p, a], hi[p, a])
     best = cost
     best_assign = assign.copy()
     tabu = np.zeros((H, G, G), dtype=np.int64)
