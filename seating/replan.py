@@ -28,12 +28,16 @@ from dataclasses import replace
 
 import numpy as np
 
+from .bounds import area_shares, share_range
+from .check import recount
 from .event import ConfigError, Event
 from .io import keys_of
 from .swaps import improve_meetings
 from .tables import number_tables
 
 KEYS = {"after_hanchan", "withdraw", "replace_tables"}
+SHARE_DEPTH = 3  # longest chain of place swaps tried for a place off an area share
+SHARE_TRIES = 40  # most chains of swaps whose tables are numbered again
 
 
 def changed_event(event: Event, change: dict) -> Event:
@@ -108,6 +112,7 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     plan, _ = improve_meetings(new, plan, keys, search["swap_moves"], search["time_limit"], log,
                                movable=movable)
     result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating, log=log)
+    result = _meet_area_shares(new, result, movable, seating, log)
     assert (result[~movable] == seating[~movable]).all(), "a played hanchan changed"
     changes = []
     names = new.place_names
@@ -124,3 +129,136 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
         if moved:
             changes.append({"place": names[p], "hanchans": moved})
     return new, result, changes
+
+
+def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
+                      given: np.ndarray, log=print) -> np.ndarray:
+    """The seating, or a better one where places off their event share of an area are
+    brought within it by chains of place swaps in the hanchans to come.
+
+    A change can leave a choice of areas that the groups cannot meet, since a group moves
+    four players at once (tests/test_replan.py: with a table replaced, the hall's seats fit
+    12 players there 9 times and 108 exactly 8 times, and the area search stops with one
+    player 7 times). Two places of one wind in one hanchan exchanging seats move one player
+    each: the place off its share goes to a table of the area it lacks (or leaves the one
+    it has too much of), and the place it displaces either stays within its own shares or
+    is the next link of the chain (at most SHARE_DEPTH swaps; swaps with a compatriot,
+    which change nobody else's opponents, first). A chain is kept when the recount has no
+    more repeat, compatriot or unlinked meetings and no fewer countries met or common
+    opponents at the worst, and, once the tables are numbered again (every unchanged group
+    keeping its table), no more tables seen twice, no larger gap to a share and fewer
+    counts off one. At most SHARE_TRIES renumberings in all."""
+    share, _ = area_shares(event)
+    lo, hi = share_range(share)
+    before = recount(event, seating)
+    if before["area_max_deviation"] < 1:
+        return seating
+    H, T, S = seating.shape
+    P = event.players
+    area_at = event.area_at
+    country = event.country_at
+    hanchans = [h for h in range(H) if movable[h]]
+
+    def gap(c):
+        return int(np.maximum(lo - c, 0).sum() + np.maximum(c - hi, 0).sum())
+
+    def counts(fig):
+        return np.stack([(fig["_area"] == a).sum(axis=1) for a in range(len(share))], axis=1)
+
+    def total_gap(fig):
+        return sum(gap(c) for c in counts(fig))
+
+    def chains(plan, count, meet, d, depth):
+        """Chains of swaps from place d (off a share), compatriot swaps first: lists of
+        (hanchan, table of d, table of the other place, seat)."""
+        found = []
+        for h in hanchans:
+            td, seat = map(int, np.argwhere(plan[h] == d)[0])
+            x = area_at[h, td]
+            for t in range(T):
+                y = area_at[h, t]
+                if y == x:
+                    continue
+                q = int(plan[h, t, seat])
+                c = count[d].copy()
+                c[x] -= 1
+                c[y] += 1
+                if gap(c) >= gap(count[d]):
+                    continue
+                mates_d = [int(m) for m in plan[h, td] if m != d]
+                mates_q = [int(m) for m in plan[h, t] if m != q]
+                if meet[d, mates_q].any() or meet[q, mates_d].any():
+                    continue  # two places would meet again
+                if (country[h, mates_q] == country[h, d]).any() or (
+                        country[h, mates_d] == country[h, q]).any():
+                    continue
+                found.append((country[h, q] != country[h, d], h, td, t, seat, q, x, y,
+                              mates_d, mates_q))
+        out = []
+        for _, h, td, t, seat, q, x, y, mates_d, mates_q in sorted(found, key=lambda f: f[0]):
+            swap = [(h, td, t, seat)]
+            cq = count[q].copy()
+            cq[y] -= 1
+            cq[x] += 1
+            if gap(cq) == 0:
+                out.append(swap)
+            elif depth > 1 and gap(cq) == 1:
+                plan2 = plan.copy()
+                plan2[h, td, seat], plan2[h, t, seat] = q, d
+                count2 = count.copy()
+                count2[d, x] -= 1
+                count2[d, y] += 1
+                count2[q] = cq
+                meet2 = meet.copy()
+                for a, b in ((d, q), (q, d)):  # a leaves the mates of a for those of b
+                    for m in (mates_d if a == d else mates_q):
+                        meet2[a, m] -= 1
+                        meet2[m, a] -= 1
+                        meet2[b, m] += 1
+                        meet2[m, b] += 1
+                out += [swap + rest for rest in chains(plan2, count2, meet2, q, depth - 1)]
+            if len(out) >= SHARE_TRIES:
+                break
+        return out[:SHARE_TRIES]
+
+    best, best_fig = seating, before
+    tries = SHARE_TRIES
+    for _ in range(P):  # one place brought within its shares per round
+        count = counts(best_fig)
+        off = [p for p in range(P) if gap(count[p])]
+        meet = np.zeros((P, P), dtype=np.int64)
+        for h in range(H):
+            for table in best[h]:
+                meet[np.ix_(table, table)] += 1
+        np.fill_diagonal(meet, 0)
+        kept = None
+        for p in off:
+            for chain in chains(best, count, meet, p, SHARE_DEPTH):
+                plan = best.copy()
+                for h, td, t, seat in chain:
+                    plan[h, td, seat], plan[h, t, seat] = plan[h, t, seat], plan[h, td, seat]
+                fig = recount(event, plan)
+                if any(fig[k] > best_fig[k] for k in
+                       ("repeat_meetings", "compatriot_meetings", "unlinked_pairs")) or any(
+                        (fig[k] or 0) < (best_fig[k] or 0)
+                        for k in ("countries_met_min", "indirect_min")):
+                    continue
+                plan, _ = number_tables(event, plan, movable=movable, given=given, keep=plan)
+                fig = recount(event, plan)
+                tries -= 1
+                if (fig["table_repeats"] <= best_fig["table_repeats"]
+                        and fig["area_max_deviation"] <= best_fig["area_max_deviation"]
+                        and total_gap(fig) < total_gap(best_fig)):
+                    kept = plan, fig, len(chain)
+                if kept or not tries:
+                    break
+            if kept or not tries:
+                break
+        if kept is None:
+            break
+        best, best_fig, swaps = kept
+        log(f"area shares: {swaps} place swap(s), largest gap to a share now "
+            f"{best_fig['area_max_deviation']}")
+        if best_fig["area_max_deviation"] < 1:
+            break
+    return best

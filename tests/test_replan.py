@@ -68,7 +68,9 @@ def test_withdrawals_after_hanchan_5(planned, change):
                      if mates(seating, p, h) != mates(result, p, h)}
         assert len(regrouped) < event.players // 3, sorted(names[p] for p in regrouped)
     else:
-        assert f["area_max_deviation"] < 2
+        # every place within 1 of its share of each area, the replaced table counted in
+        # the area it moved to (place swaps bring the last one in: _meet_area_shares)
+        assert f["area_max_deviation"] < 1
 
 
 def test_table_replaced_by_a_spare_in_another_area(planned):
