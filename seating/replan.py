@@ -37,7 +37,8 @@ from .tables import number_tables
 
 KEYS = {"after_hanchan", "withdraw", "replace_tables"}
 SHARE_DEPTH = 3  # longest chain of place swaps tried for a place off an area share
-SHARE_TRIES = 40  # most chains of swaps whose tables are numbered again
+SHARE_TRIES = 40  # most chains of swaps recounted with their tables renumbered
+SHARE_WIDE = 3  # most chains whose tables the whole tables stage numbers again
 
 
 def changed_event(event: Event, change: dict) -> Event:
@@ -112,7 +113,7 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     plan, _ = improve_meetings(new, plan, keys, search["swap_moves"], search["time_limit"], log,
                                movable=movable)
     result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating, log=log)
-    result = _meet_area_shares(new, result, movable, seating, log)
+    result = _meet_area_shares(new, result, movable, log)
     assert (result[~movable] == seating[~movable]).all(), "a played hanchan changed"
     changes = []
     names = new.place_names
@@ -132,7 +133,7 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
 
 
 def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
-                      given: np.ndarray, log=print) -> np.ndarray:
+                      log=print) -> np.ndarray:
     """The seating, or a better one where places off their event share of an area are
     brought within it by chains of place swaps in the hanchans to come.
 
@@ -142,12 +143,15 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     player 7 times). Two places of one wind in one hanchan exchanging seats move one player
     each: the place off its share goes to a table of the area it lacks (or leaves the one
     it has too much of), and the place it displaces either stays within its own shares or
-    is the next link of the chain (at most SHARE_DEPTH swaps; swaps with a compatriot,
-    which change nobody else's opponents, first). A chain is kept when the recount has no
-    more repeat, compatriot or unlinked meetings and no fewer countries met or common
-    opponents at the worst, and, once the tables are numbered again (every unchanged group
-    keeping its table), no more tables seen twice, no larger gap to a share and fewer
-    counts off one. At most SHARE_TRIES renumberings in all."""
+    is the next link of the chain (chains of 1 to SHARE_DEPTH swaps, shortest first; swaps
+    with a compatriot, which change nobody else's opponents, first). A chain is kept when
+    the recount has no more repeat, compatriot or unlinked meetings and no fewer countries
+    met or common opponents at the worst, and, once a table seen twice is moved away
+    within the areas the chain leaves (_renumber_in_areas; where one is left and the
+    largest gap to a share would fall, the tables stage numbers every hanchan to come
+    again, at most SHARE_WIDE times), no more tables seen twice, no larger gap to a share
+    and fewer counts off one. Chain after chain while they help, at most SHARE_TRIES
+    renumbered in all."""
     share, _ = area_shares(event)
     lo, hi = share_range(share)
     before = recount(event, seating)
@@ -202,7 +206,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
             cq[x] += 1
             if gap(cq) == 0:
                 out.append(swap)
-            elif depth > 1 and gap(cq) == 1:
+            elif depth > 1:  # q is now off by the one hanchan it was moved
                 plan2 = plan.copy()
                 plan2[h, td, seat], plan2[h, t, seat] = q, d
                 count2 = count.copy()
@@ -222,7 +226,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
         return out[:SHARE_TRIES]
 
     best, best_fig = seating, before
-    tries = SHARE_TRIES
+    tries, wide = SHARE_TRIES, SHARE_WIDE
     for _ in range(P):  # one place brought within its shares per round
         count = counts(best_fig)
         off = [p for p in range(P) if gap(count[p])]
@@ -232,8 +236,10 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                 meet[np.ix_(table, table)] += 1
         np.fill_diagonal(meet, 0)
         kept = None
-        for p in off:
-            for chain in chains(best, count, meet, p, SHARE_DEPTH):
+        for p, depth in ((p, depth) for depth in range(1, SHARE_DEPTH + 1) for p in off):
+            for chain in chains(best, count, meet, p, depth):
+                if len(chain) < depth:
+                    continue  # tried at a smaller depth
                 plan = best.copy()
                 for h, td, t, seat in chain:
                     plan[h, td, seat], plan[h, t, seat] = plan[h, t, seat], plan[h, td, seat]
@@ -243,13 +249,22 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                         (fig[k] or 0) < (best_fig[k] or 0)
                         for k in ("countries_met_min", "indirect_min")):
                     continue
-                plan, _ = number_tables(event, plan, movable=movable, given=given, keep=plan)
+                # tables seen twice moved away within the areas the chain leaves: the
+                # chain's hanchans, then every hanchan to come, by the Hungarian method;
+                # if one is left and the largest gap to a share falls, by the tables
+                # stage (at most SHARE_WIDE times: it may choose the areas again)
+                plan = _renumber_in_areas(event, plan, [h for h, *_ in chain] + hanchans)
                 fig = recount(event, plan)
-                tries -= 1
+                if (fig["table_repeats"] > best_fig["table_repeats"] and wide
+                        and fig["area_max_deviation"] < best_fig["area_max_deviation"]):
+                    wide -= 1
+                    plan, _ = number_tables(event, plan, movable=movable, given=plan, keep=plan)
+                    fig = recount(event, plan)
                 if (fig["table_repeats"] <= best_fig["table_repeats"]
                         and fig["area_max_deviation"] <= best_fig["area_max_deviation"]
                         and total_gap(fig) < total_gap(best_fig)):
                     kept = plan, fig, len(chain)
+                tries -= 1
                 if kept or not tries:
                     break
             if kept or not tries:
@@ -262,3 +277,26 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
         if best_fig["area_max_deviation"] < 1:
             break
     return best
+
+
+def _renumber_in_areas(event: Event, seating: np.ndarray, hanchans) -> np.ndarray:
+    """The seating with the groups of each of `hanchans` (in turn, the others given) moved
+    among the tables of their own area by the Hungarian method: fewest visits of their
+    places to the same table in other hanchans, then staying at their table."""
+    from scipy.optimize import linear_sum_assignment
+
+    H, T, S = seating.shape
+    plan = seating.copy()
+    area_at = event.area_at
+    for h in hanchans:
+        visits = np.zeros((event.players, T), dtype=np.int64)  # at the other hanchans
+        for other in range(H):
+            if other != h:
+                visits[plan[other], np.arange(T)[:, None]] += 1
+        for a in np.unique(area_at[h]):
+            tables = np.nonzero(area_at[h] == a)[0]
+            cost = visits[plan[h, tables]].sum(axis=1)[:, tables] * (T + 1)
+            cost += tables[:, None] != tables[None, :]
+            rows, cols = linear_sum_assignment(cost)
+            plan[h, tables[cols]] = plan[h, tables[rows]]
+    return plan
