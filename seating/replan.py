@@ -172,9 +172,18 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     def total_gap(fig):
         return sum(gap(c) for c in counts(fig))
 
+    def countries_met(plan, p):
+        """Countries p meets (as check.recount counts them: the opponents' countries of
+        each hanchan, p's own left out)."""
+        h, t, _ = np.nonzero(plan == p)
+        opponents = plan[h, t]  # (hanchans, seats), p among them
+        met = country[np.repeat(h, S), opponents.ravel()]
+        return len(set(met[met != np.repeat(country[h, p], S)].tolist()))
+
     def chains(plan, count, meet, d, depth):
         """Chains of swaps from place d (off a share), compatriot swaps first: lists of
-        (hanchan, table of d, table of the other place, seat)."""
+        (hanchan, table of d, table of the other place, seat). A swap that leaves one of
+        the eight places it touches below the fewest countries met is not tried."""
         found = []
         for h in hanchans:
             td, seat = map(int, np.argwhere(plan[h] == d)[0])
@@ -196,10 +205,15 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                 if (country[h, mates_q] == country[h, d]).any() or (
                         country[h, mates_d] == country[h, q]).any():
                     continue
+                plan2 = plan.copy()
+                plan2[h, td, seat], plan2[h, t, seat] = q, d
+                if any(countries_met(plan2, m) < fewest for m in [d, q] + mates_d + mates_q):
+                    continue
                 found.append((country[h, q] != country[h, d], h, td, t, seat, q, x, y,
-                              mates_d, mates_q))
+                              mates_d, mates_q, plan2))
         out = []
-        for _, h, td, t, seat, q, x, y, mates_d, mates_q in sorted(found, key=lambda f: f[0]):
+        for _, h, td, t, seat, q, x, y, mates_d, mates_q, plan2 in sorted(
+                found, key=lambda f: f[0]):
             swap = [(h, td, t, seat)]
             cq = count[q].copy()
             cq[y] -= 1
@@ -207,8 +221,6 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
             if gap(cq) == 0:
                 out.append(swap)
             elif depth > 1:  # q is now off by the one hanchan it was moved
-                plan2 = plan.copy()
-                plan2[h, td, seat], plan2[h, t, seat] = q, d
                 count2 = count.copy()
                 count2[d, x] -= 1
                 count2[d, y] += 1
@@ -228,6 +240,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     best, best_fig = seating, before
     tries, wide = SHARE_TRIES, SHARE_WIDE
     for _ in range(P):  # one place brought within its shares per round
+        fewest = best_fig["countries_met_min"]
         count = counts(best_fig)
         off = [p for p in range(P) if gap(count[p])]
         meet = np.zeros((P, P), dtype=np.int64)
