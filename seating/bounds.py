@@ -124,7 +124,7 @@ def area_deviation_floor(event: Event) -> float:
     least at its ceiling (gap ceil - share) and somebody at its floor (gap share - floor).
     """
     share, _ = area_shares(event)
-    frac = share - np.floor(share)
+    frac = share - np.floor(share + 1e-9)  # as share_limits: 7.999... is the whole share 8
     gaps = np.where(frac > 1e-9, np.maximum(frac, 1 - frac), 0.0)
     return float(gaps.max()) if len(gaps) else 0.0
 

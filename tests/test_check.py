@@ -81,6 +81,20 @@ def test_areas_recount():
     assert f["consecutive_same_area"] == 8 * 3
 
 
+def test_area_deviation_bound_with_a_whole_share_summed_in_floats():
+    """A table moved from the hall to the room after hanchan 2 of 4: the hall's share is
+    2/3 + 2/3 + 1/3 + 1/3 = 2, summed in floats as 1.9999999999999998. Everyone can be
+    there exactly twice, so the bound on the largest gap is 0 (it read 1.0)."""
+    A, B, C = [0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]
+    ev = Event(name="t", hanchans=4, days=(2, 2), table_size=4, seed=0,
+               countries=tuple((f"P{i:02d}", 1) for i in range(12)),
+               areas=(("Hall", 2), ("Room", 1)), changed_from=2, table_area=(0, 1, 1))
+    plan = np.array([[A, B, C], [C, A, B], [B, A, C], [C, A, B]])  # each group twice in the hall
+    f = recount(ev, plan, winds_known=False)
+    assert f["area_max_deviation"] == 0.0
+    assert f["area_max_deviation_bound"] == 0.0
+
+
 def test_consecutive_area_bound_holds_for_any_seating():
     """The per-change count: an area holding 12 of 16 seats keeps 8 players at every change."""
     ev = one_each(16, 4, (4,), areas=(("Main", 3), ("Side", 1)))
