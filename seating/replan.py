@@ -33,12 +33,11 @@ from .check import recount
 from .event import ConfigError, Event
 from .io import keys_of
 from .swaps import improve_meetings
-from .tables import number_tables
+from .tables import _tables_without_repeats, number_tables
 
 KEYS = {"after_hanchan", "withdraw", "replace_tables"}
 SHARE_DEPTH = 3  # longest chain of place swaps tried for a place off an area share
-SHARE_TRIES = 40  # most chains of swaps recounted with their tables renumbered
-SHARE_WIDE = 3  # most chains whose tables the whole tables stage numbers again
+SHARE_TRIES = 40  # most chains of swaps recounted (and their tables renumbered)
 
 
 def changed_event(event: Event, change: dict) -> Event:
@@ -146,12 +145,11 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     is the next link of the chain (chains of 1 to SHARE_DEPTH swaps, shortest first; swaps
     with a compatriot, which change nobody else's opponents, first). A chain is kept when
     the recount has no more repeat, compatriot or unlinked meetings and no fewer countries
-    met or common opponents at the worst, and, once a table seen twice is moved away
-    within the areas the chain leaves (_renumber_in_areas; where one is left and the
-    largest gap to a share would fall, the tables stage numbers every hanchan to come
-    again, at most SHARE_WIDE times), no more tables seen twice, no larger gap to a share
-    and fewer counts off one. Chain after chain while they help, at most SHARE_TRIES
-    renumbered in all."""
+    met or common opponents at the worst, and, where a place then sees a table twice, the
+    hanchans to come numbered again with every group in its area (the tables stage's
+    exact renumbering, tables._tables_without_repeats), no more tables seen twice, no
+    larger gap to a share and fewer counts off one. Chain after chain while they help, at
+    most SHARE_TRIES recounted in all."""
     share, _ = area_shares(event)
     lo, hi = share_range(share)
     before = recount(event, seating)
@@ -238,7 +236,8 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
         return out[:SHARE_TRIES]
 
     best, best_fig = seating, before
-    tries, wide = SHARE_TRIES, SHARE_WIDE
+    tries = SHARE_TRIES
+    identity = np.tile(np.arange(T), (H, 1))  # group g of a hanchan sits at table g
     for _ in range(P):  # one place brought within its shares per round
         fewest = best_fig["countries_met_min"]
         count = counts(best_fig)
@@ -262,17 +261,13 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                         (fig[k] or 0) < (best_fig[k] or 0)
                         for k in ("countries_met_min", "indirect_min")):
                     continue
-                # tables seen twice moved away within the areas the chain leaves: the
-                # chain's hanchans, then every hanchan to come, by the Hungarian method;
-                # if one is left and the largest gap to a share falls, by the tables
-                # stage (at most SHARE_WIDE times: it may choose the areas again)
-                plan = _renumber_in_areas(event, plan, [h for h, *_ in chain] + hanchans)
-                fig = recount(event, plan)
-                if (fig["table_repeats"] > best_fig["table_repeats"] and wide
-                        and fig["area_max_deviation"] < best_fig["area_max_deviation"]):
-                    wide -= 1
-                    plan, _ = number_tables(event, plan, movable=movable, given=plan, keep=plan)
-                    fig = recount(event, plan)
+                if fig["table_repeats"] > best_fig["table_repeats"]:
+                    # the hanchans to come numbered again, every group in its area (the
+                    # tables stage's exact renumbering), so the chain's counts stay
+                    assign, _ = _tables_without_repeats(plan, identity, movable, area_at)
+                    if assign is not None:
+                        plan = np.stack([plan[h][np.argsort(assign[h])] for h in range(H)])
+                        fig = recount(event, plan)
                 if (fig["table_repeats"] <= best_fig["table_repeats"]
                         and fig["area_max_deviation"] <= best_fig["area_max_deviation"]
                         and total_gap(fig) < total_gap(best_fig)):
@@ -291,25 +286,3 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
             break
     return best
 
-
-def _renumber_in_areas(event: Event, seating: np.ndarray, hanchans) -> np.ndarray:
-    """The seating with the groups of each of `hanchans` (in turn, the others given) moved
-    among the tables of their own area by the Hungarian method: fewest visits of their
-    places to the same table in other hanchans, then staying at their table."""
-    from scipy.optimize import linear_sum_assignment
-
-    H, T, S = seating.shape
-    plan = seating.copy()
-    area_at = event.area_at
-    for h in hanchans:
-        visits = np.zeros((event.players, T), dtype=np.int64)  # at the other hanchans
-        for other in range(H):
-            if other != h:
-                visits[plan[other], np.arange(T)[:, None]] += 1
-        for a in np.unique(area_at[h]):
-            tables = np.nonzero(area_at[h] == a)[0]
-            cost = visits[plan[h, tables]].sum(axis=1)[:, tables] * (T + 1)
-            cost += tables[:, None] != tables[None, :]
-            rows, cols = linear_sum_assignment(cost)
-            plan[h, tables[cols]] = plan[h, tables[rows]]
-    return plan
