@@ -34,9 +34,10 @@ rule holds; then Kempe cycles inside blocks and seat swaps in the hanchans after
 full block are annealed on the other rules. Small fields (players x hanchans x winds up to
 EXACT_VARIABLES) are first seated exactly by an integer program, which also covers short
 days whose E+S/W+N balance no block colouring allows (days of 2, 1, 2 hanchans); the
-breaks the block repair leaves are solved exactly in a window of hanchans around them. This
-fits fields of 16 to 48 players at 4-player tables; on 200 players the cycles are too long
-for fine moves, and at 3-player tables (repeated Kirkman systems of 27, or 21 players with
+breaks the block repair leaves are solved exactly, over every hanchan in fields a little
+larger (up to LATE_VARIABLES), else in a window of hanchans around them. This fits fields
+of 16 to 48 players at 4-player tables; on 200 players the cycles are too long for fine
+moves, and at 3-player tables (repeated Kirkman systems of 27, or 21 players with
 short days) a few breaks may stay.
 """
 
@@ -508,16 +509,23 @@ def _perfect_blocks(plan: np.ndarray, movable: np.ndarray, rng: np.random.Genera
 EXACT_VARIABLES = 1600  # players x hanchans x winds up to which seats are solved exactly
 EXACT_NODES = 200  # branch-and-bound nodes of that integer program (a count, not a clock,
 # so the result is the same on every machine); most small fields are solved at the root
+# Fields a little larger, whose breaks the block repair leaves: the same program over every
+# movable hanchan, given more nodes (40 places x 12 hanchans, 1,920 variables: 12 s with
+# 2,000 nodes, none found with 200; 56 x 16, 3,584: 200 nodes took 114 s)
+LATE_VARIABLES = 2400
+LATE_NODES = 2000
 
 
-def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.ndarray | None:
+def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray,
+           nodes: int = EXACT_NODES) -> np.ndarray | None:
     """Seat winds for a grouping by an integer program (scipy's HiGHS): x[p, h, w] = 1 when
     place p sits at wind w in hanchan h; every table seats each wind once, hanchans that
     are not movable keep their seats, and every rule of the module docstring is a linear
     constraint (counts and the E+S/W+N balance over the event and each day, never the
     same wind twice in a row, the prefix rule as bounds on the counts of every prefix of t
     hanchans, t not a multiple of S: each t // S or t // S + 1). Returns the
-    reseated plan, or None when the program has no solution within EXACT_NODES nodes.
+    reseated plan, or None when the program has no solution within `nodes` branch-and-bound
+    nodes.
 
     Small fields only: this finds seats where the block repair cannot (short days, whose
     E+S/W+N balance no block colouring may allow), but its time grows fast (measured: 20
@@ -571,7 +579,7 @@ def _exact(plan: np.ndarray, days: tuple[int, ...], movable: np.ndarray) -> np.n
         low[var[plan[h].reshape(-1), h, np.tile(np.arange(S), G)]] = 1
     res = milp(np.zeros(P * H * S), integrality=np.ones(P * H * S), bounds=Bounds(low, 1),
                constraints=LinearConstraint(matrix, np.concatenate(lo), np.concatenate(hi)),
-               options={"node_limit": EXACT_NODES})
+               options={"node_limit": nodes})
     if res.x is None:
         return None
     wind = np.rint(res.x).reshape(P, H, S).argmax(axis=2)
@@ -653,8 +661,10 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
     blocks and seat swaps elsewhere are annealed on the weighted rule breaks
     (_block_repair), restarted from new block seatings every REPAIR_RESTART moves until
     repair_steps moves are spent or no fault is left; the best result is kept if it has
-    fewer faults. Breaks left then are solved exactly in a window of hanchans around them
-    (_exact_window), as wide as EXACT_VARIABLES allows.
+    fewer faults. Breaks left then are solved exactly: in fields up to LATE_VARIABLES by
+    the integer program over every movable hanchan with LATE_NODES nodes, else (or if that
+    finds no seats) in a window of hanchans around them (_exact_window), as wide as
+    EXACT_VARIABLES allows.
     The spreading search (steps moves) then runs on the kept plan. log: progress lines of
     the repair (none when the groups need none).
     """
@@ -701,6 +711,12 @@ def assign_winds(plan: np.ndarray, days: tuple[int, ...], seed: int, steps: int,
                      f"breaks {best}")
     if best < before:
         plan = kept
+    if best > 0 and EXACT_VARIABLES < G * S * H * S <= LATE_VARIABLES:
+        exact = _exact(plan, days, movable, LATE_NODES)
+        progress(f"integer program over every hanchan, {LATE_NODES} nodes: "
+                 + ("seated" if exact is not None else "no seats found"))
+        if exact is not None:
+            plan, best = exact, 0
     if best > 0:
         plan = _exact_window(plan, days, movable, whole_tried)
         progress("exact seats in a window of hanchans around the breaks left: weighted "

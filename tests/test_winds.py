@@ -316,11 +316,36 @@ def test_short_days_need_more_than_block_colourings(monkeypatch):
     assert sum(rule_breaks(plan, days).values()) > 0
     with monkeypatch.context() as m:
         m.setattr(winds, "EXACT_VARIABLES", 0)  # the block repair alone
+        m.setattr(winds, "LATE_VARIABLES", 0)
         _, left = assign_winds(plan, days, 5, 2000, repair_steps=100_000)
         assert left > 0
     out, left = assign_winds(plan, days, 5, 2000)
     assert left == 0 and sum(rule_breaks(out, days).values()) == 0
     assert same_tables(out, plan)
+
+
+def test_breaks_the_repair_leaves_in_a_larger_field_are_solved_over_every_hanchan(
+        monkeypatch):
+    """40 places over 12 hanchans in days of 1 to 3 (1,920 seat variables, above
+    EXACT_VARIABLES, so the repair runs first): the block repair leaves breaks (it left 8
+    weighted breaks after its 3 M default steps, and the windows of hanchans none fewer),
+    and the integer program over every hanchan with LATE_NODES nodes seats everyone
+    validly. Recounted by sequence_faults; nobody changes table."""
+    from seating import winds
+
+    plan = np.loadtxt(DATA / "short-days-40-grouping.txt", dtype=np.int64).reshape(12, 10, 4)
+    days = (2, 1, 1, 2, 1, 1, 1, 3)
+    assert winds.EXACT_VARIABLES < plan.size * 4 <= winds.LATE_VARIABLES
+    with monkeypatch.context() as m:
+        m.setattr(winds, "LATE_VARIABLES", 0)
+        m.setattr(winds, "_exact_window", lambda plan, *args: plan)
+        _, left = assign_winds(plan, days, 5, 2000, repair_steps=100_000)
+        assert left > 0  # the block repair alone
+    lines = []
+    out, left = assign_winds(plan, days, 5, 2000, repair_steps=100_000, log=lines.append)
+    assert left == 0 and sum(rule_breaks(out, days).values()) == 0
+    assert same_tables(out, plan)
+    assert any("over every hanchan" in line and "seated" in line for line in lines)
 
 
 def test_last_breaks_are_solved_in_a_window(monkeypatch):
