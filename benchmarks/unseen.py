@@ -1,14 +1,17 @@
 """Events like the default that the planner has never seen: random championship configs.
 
-    .venv/bin/python benchmarks/unseen.py [--seed S] [--events N] [--table-size K] [--report PATH]
+    .venv/bin/python benchmarks/unseen.py [--seed S] [--events N] [--table-size K]
+                                          [--hanchans LO-HI] [--report PATH]
 
 Draws N configs from a seeded generator (25-60 tables of K players, K = 4 by default: 100-240
-players; delegations of 1 up to 8-24 players, 10-16 hanchans over days of at most 4-6, one to
-three areas cut at random table numbers), plans each with seating.core.plan (stages 1-6 in
-this process) and prints every hard rule (benchlib.HARD_RULES) recounted from the seating
-with seating.check.recount, with the main lower figures beside it (countries met beside
-their target, seating.rules.targets; how far the class mix gets off a day's and the event's
-fair share; pairs with no common opponent, a hard rule, by number).
+players; delegations of 1 up to 8-24 players, LO-HI hanchans, 10-16 by default, over days of
+at most 4-6, one to three areas cut at random table numbers), plans each with
+seating.core.plan (stages 1-6 in this process) and prints every hard rule
+(benchlib.HARD_RULES) recounted from the seating with seating.check.recount, with the main
+lower figures beside it (countries met beside their target, seating.rules.targets; how far
+the class mix gets off a day's and the event's fair share; pairs with no common opponent, a
+hard rule, by number, beside the most common opponents an unmet pair can have on average,
+seating.bounds.link_capacity, which short events bring near 1).
 The issue asks the hard rules of the default event of "events like it that you have not
 seen"; this is where they are checked.
 """
@@ -22,11 +25,14 @@ import time
 
 import benchlib as bl
 
+from seating.bounds import link_capacity
 from seating.rules import COUNTRIES, targets
 
 
-def random_config(rng: random.Random, number: int, table_size: int = 4) -> dict:
-    """One championship-like config: sizes, days and areas drawn from rng."""
+def random_config(rng: random.Random, number: int, table_size: int = 4,
+                  hanchans: tuple[int, int] = (10, 16)) -> dict:
+    """One championship-like config: sizes, days and areas drawn from rng (hanchans: the
+    range of their number)."""
     tables = rng.randint(25, 60)
     players = table_size * tables
     largest = rng.randint(8, 24)
@@ -40,7 +46,7 @@ def random_config(rng: random.Random, number: int, table_size: int = 4) -> dict:
         n = min(n, largest, left)
         sizes.append(n)
         left -= n
-    hanchans = rng.randint(10, 16)
+    hanchans = rng.randint(*hanchans)
     days = bl.split_days(hanchans, rng.choice([4, 5, 6]))
     areas = rng.choice([1, 2, 3])
     cuts = sorted(rng.sample(range(1, tables), areas - 1))
@@ -62,15 +68,21 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=8, help="seed of the config generator")
     ap.add_argument("--events", type=int, default=10)
     ap.add_argument("--table-size", type=int, choices=(3, 4), default=4)
+    ap.add_argument("--hanchans", default="10-16",
+                    help="range of the number of hanchans, LO-HI (default 10-16)")
     ap.add_argument("--report", help="also write a markdown report to this path")
     args = ap.parse_args()
+    lo, _, hi = args.hanchans.partition("-")
+    span = (int(lo), int(hi or lo))
     rep = bl.Report(f"Unseen events: {args.events} random championship configs "
-                    f"(generator seed {args.seed}, tables of {args.table_size})", args.report)
+                    f"(generator seed {args.seed}, tables of {args.table_size}"
+                    + ("" if span == (10, 16) else f", {span[0]}-{span[1]} hanchans") + ")",
+                    args.report)
     rng = random.Random(args.seed)
     rows = []
     failed: dict[str, int] = {}
     for k in range(args.events):
-        config = random_config(rng, k, args.table_size)
+        config = random_config(rng, k, args.table_size, span)
         event = bl.event_of(config)
         bl.progress(f"{config['event']}: {event.players} players, {event.hanchans} hanchans ...")
         start = time.perf_counter()
@@ -89,13 +101,13 @@ def main() -> int:
             f"{fig['total_mix_max_excess']} ({fig['total_mix_two_off']})",
             fig["back_to_back_country"],
             f"{fig['consecutive_same_area']} / {fig['consecutive_same_area_bound']}",
-            fig["unlinked_pairs"],
+            f"{fig['unlinked_pairs']} ({link_capacity(event):.2f})",
         ])
     rep.table(
         ["event", "players", "hanchans", "days", "delegations", "largest", "areas (tables)",
          "time (s)", "hard rules", "area deviation", "countries min / target",
          "mix off (counts 2+ off): day / event", "back to back", "same area / bound",
-         "unlinked pairs"],
+         "unlinked pairs (link capacity)"],
         rows, align="lllllllrlrrrrrr",
         caption="Every event planned by seating.core.plan, recounted with seating.check.recount:",
     )
