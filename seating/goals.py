@@ -6,6 +6,10 @@ common opponent, and the fewest common opponents over such pairs is as high as p
 (Lester's indirect meets); as many countries met as possible, worst-off players first; a
 fair small/medium/large mix on every day, and over the whole event; not the same country in
 two consecutive hanchans.
+
+Groups drafted over area patterns keep every place in its area (the seat keys hold it) as
+long as that costs no meeting rule: pairs left with no common opponent release the areas,
+as repeat meetings do in stage 3, and the tables stage chooses them again.
 """
 
 from __future__ import annotations
@@ -334,6 +338,7 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
         search.lock_goal(goal)
     goal_targets = targets(event)
     used = {}
+    released = False  # the areas given up for the common opponents (below)
     for goal in (g for g in FINER_GOALS if g in goals):
         name = engine.GOAL_NAMES[goal]
         target = goal_targets.get(goal)
@@ -350,6 +355,23 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
                 # after 30,000): the annealing takes them to none (a tabu search after it
                 # raised nothing there in 6,000 moves)
                 used[name] += engine.anneal_goal(search, goal, steps, deadline, log)
+            S = plan.shape[2]
+            if state.lowest(goal) == 0 and state.key.max() >= S:
+                # drafted over area patterns (keys = wind + S x area), and pairs are still
+                # left with no common opponent: a meeting rule, which outranks the areas, so
+                # on with the wind keys alone, as the swap stage does for repeats (84 places
+                # over 6 hanchans in three areas: 333 pairs -> none); the tables stage then
+                # chooses the areas of the groups
+                log(f"  {name}: pairs with no common opponent left with every place kept in "
+                    "its area; searching on with the winds alone")
+                search.restore_best()
+                state.key[:] = state.key % S
+                search.best_key[:] = search.best_key % S
+                released = True
+                used[name] += search.improve(goal, moves, deadline, log, spread=1,
+                                             stop_above=target - 1)
+                if state.lowest(goal) == 0:
+                    used[name] += engine.anneal_goal(search, goal, steps, deadline, log)
             if state.lowest(goal) == target:
                 # then briefly above the target: slack for the goals below (on large events
                 # the last few pairs could take the whole budget)
@@ -407,5 +429,5 @@ def improve_goals(event: Event, plan: np.ndarray, keys: np.ndarray, moves: int,
             log(f"  names exchanged: {', '.join(renamed['renamed'])}")
     summary = {"moves": used, "hit_time_limit": search.hit_time_limit,
                "targets": {engine.GOAL_NAMES[g]: t for g, t in goal_targets.items()},
-               "renamed": renamed}
+               "renamed": renamed, "areas_released": released}
     return plan, keys, summary

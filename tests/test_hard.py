@@ -453,3 +453,22 @@ def test_linked_placement_counts_a_country_change_as_from_scratch(k, m, rounds, 
         assert distinct.tolist() == [len(set(row)) for row in theirs.tolist()]
         assert (mix_total == np.stack([(cls[theirs] == j).sum(axis=1)
                                        for j in range(3)], axis=1)).all()
+
+
+def test_pairs_left_unlinked_inside_the_areas_release_them(schema):
+    """84 places over 6 hanchans in three areas (tests/data/short-areas-84.yaml), drafted
+    over area patterns: with every place held to its area the goals stage kept 333 pairs
+    that never meet and share no opponent (in one area, none). The common opponents outrank
+    the areas, so the stage searches on with the winds alone: recounted from its groups,
+    every pair never met has a common opponent, nobody meets anyone twice, and the summary
+    says the areas were released."""
+    import yaml
+
+    from seating.draft import seat_keys
+
+    event = load_event(yaml.safe_load((DATA / "short-areas-84.yaml").read_text()), schema)
+    groups = swap_stage_groups(event)
+    assert seat_keys(event, groups).max() >= event.table_size  # held to the area patterns
+    groups, summary = goals_stage(event)
+    assert summary["areas_released"]
+    assert_met_once_and_linked(event, meetings(groups, event.players))
