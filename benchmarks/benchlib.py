@@ -215,7 +215,7 @@ HARD_RULES = (
     ("games_min", "every place plays every hanchan"),
     ("repeat_meetings", "never the same opponent twice (at the counting bound)"),
     ("compatriot_meetings", "no compatriot at the table (at the counting bound)"),
-    ("unlinked_pairs", "a common opponent with everyone never met"),
+    ("unlinked_pairs", "a common opponent with everyone never met (at the counting bound)"),
     ("wind_count_bad", "each wind 3 or 4 times (floor/ceil of h/4), E+S and W+N within one"),
     ("day_wind_bad", "every day balanced"),
     ("consecutive_same_wind", "never the same wind twice in a row"),
@@ -232,7 +232,7 @@ def requirement(key: str, fig: dict) -> tuple[str, bool | None]:
         need = fig["hanchans"]
         ok = fig["games_min"] == need and fig["games_max"] == need
         return f"== {need}", ok
-    if key in ("repeat_meetings", "compatriot_meetings", "table_repeats"):
+    if key in ("repeat_meetings", "compatriot_meetings", "unlinked_pairs", "table_repeats"):
         bound = fig.get(f"{key}_bound", 0)
         return f"<= {bound}", None if value is None else value <= bound
     if key == "area_max_deviation":

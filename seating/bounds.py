@@ -47,6 +47,21 @@ def link_capacity(event: Event) -> float:
     return (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) / others
 
 
+def unlinked_floor(event: Event) -> int:
+    """Fewest pairs that never meet and share no opponent, when every place plays every
+    hanchan at a full table.
+
+    A place meets at most D = h(k-1) others, and through each opponent of each hanchan it
+    reaches at most D - (k-1) more: that opponent's other opponents, less the place and its
+    tablemates of that hanchan. So at least P - 1 - D(D - k + 2) places it neither meets
+    nor shares an opponent with, when that is positive (link_capacity below 1), and each such
+    pair is counted from both of its places.
+    """
+    d = opponents_per_player(event)
+    left = event.players - 1 - d * (d - event.table_size + 2)
+    return max(0, -(-event.players * left // 2))
+
+
 def countries_ceiling(event: Event) -> int:
     """Most countries a single player can meet: every other country, at most one per opponent."""
     return min(len(event.countries) - 1, opponents_per_player(event))

@@ -128,6 +128,8 @@ def recount(event: Event, seating: np.ndarray, winds_known: bool = True) -> dict
     common = adj @ adj
     never = (meet == 0) & upper
     fig["unlinked_pairs"] = int((never & (common == 0)).sum())
+    fig["unlinked_pairs_bound"] = (bounds.unlinked_floor(event)
+                                   if full and (seating >= 0).all() else 0)
     if never.any():
         low = int(common[never].min())
         fig["indirect_min"] = low

@@ -156,7 +156,8 @@ def _rules(event: Event, f: dict, targets: dict) -> list[dict]:
             fmt(f"{c} {v['meetings']} (bound {v['bound']})"
                 for c, v in f["compatriot_meetings_by_country"].items())),
         row("Who you play against", "A common opponent with everyone you never meet",
-            "unlinked_pairs", 0, f["unlinked_pairs"], 0),
+            "unlinked_pairs", 0, f["unlinked_pairs"],
+            f["unlinked_pairs_bound"], f["unlinked_pairs"] <= f["unlinked_pairs_bound"]),
         row("Who you play against", "Fewest common opponents of a pair that never meets",
             "indirect_min", f"≥ {targets.get('indirect', 1)}",
             "–" if f["indirect_min"] is None else f"{f['indirect_min']} "

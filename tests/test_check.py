@@ -1,6 +1,8 @@
 """The recount on plans whose figures are known by construction."""
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seating.check import recount
 from seating.event import Event
@@ -272,3 +274,32 @@ def test_class_mix_counts_off_a_fair_share():
     assert f["total_mix_max_excess"] == 4
     assert f["total_mix_outside"] == 30
     assert f["total_mix_two_off"] == 20
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(2, 12), st.integers(1, 4),
+       st.integers(0, 2**31 - 1))
+def test_unlinked_pairs_never_below_their_counting_bound(size, tables, hanchans, seed):
+    """Any seating at full tables, repeats or not: the pairs that never meet and share no
+    opponent are at least the counting bound of the check (bounds.unlinked_floor)."""
+    players = size * tables
+    ev = one_each(players, hanchans, (hanchans,), size=size)
+    rng = np.random.default_rng(seed)
+    plan = np.array([rng.permutation(players).reshape(tables, size) for _ in range(hanchans)])
+    f = recount(ev, plan, winds_known=False)
+    assert f["unlinked_pairs"] >= f["unlinked_pairs_bound"]
+
+
+def test_unlinked_pairs_bound_is_exact_for_one_hanchan():
+    """One hanchan: nobody has a common opponent with anyone they do not meet, so every
+    pair but the tablemates is unlinked, which the bound counts exactly; 15 places at
+    tables of 3 over 2 hanchans cannot all be linked either (each reaches 12 of 14)."""
+    for players, size in ((12, 4), (15, 3), (40, 4)):
+        ev = one_each(players, 1, (1,), size=size)
+        plan = np.arange(players).reshape(1, -1, size)
+        f = recount(ev, plan, winds_known=False)
+        assert f["unlinked_pairs"] == f["unlinked_pairs_bound"] == (
+            players * (players - 1) // 2 - players * (size - 1) // 2)
+    assert recount(one_each(15, 2, (2,), size=3), np.array([
+        np.arange(15).reshape(5, 3), np.arange(15).reshape(3, 5).T]),
+        winds_known=False)["unlinked_pairs_bound"] == 15
