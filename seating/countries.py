@@ -29,9 +29,14 @@ def size_classes(sizes: np.ndarray) -> np.ndarray:
 
 
 def compatriot_weights(sizes: np.ndarray) -> np.ndarray:
-    """Weight of one compatriot meeting per delegation: (largest / own)^2."""
+    """Weight of one compatriot meeting per delegation: (largest / own)^2; 0 for a
+    delegation left with no place (every place withdrawn for another country's substitute,
+    in re-planning), which has no meetings to weigh."""
     sizes = np.asarray(sizes, dtype=np.float64)
-    return (sizes.max() / sizes) ** 2
+    weights = np.zeros_like(sizes)
+    held = sizes > 0
+    weights[held] = (sizes.max() / sizes[held]) ** 2
+    return weights
 
 
 def forced_pairs_per_hanchan(size: int, tables: int, table_size: int = 4) -> int:

@@ -108,3 +108,26 @@ def test_bad_change_is_one_line(planned, change, message):
     event, _ = planned
     with pytest.raises(ConfigError, match=message):
         changed_event(event, change)
+
+
+def test_a_delegation_emptied_by_withdrawals_weighs_nothing(planned):
+    """PPP's only place withdraws for a substitute of another country: PPP is left with no
+    place. Its compatriot weight is 0, not (16 / 0)^2, so the search's bounds stay finite
+    (an infinite weight made the compatriots' bound NaN, which no plan can reach), and the
+    re-plan meets the same rules as with a compatriot substitute."""
+    from seating import goals
+    from seating.io import keys_of
+
+    event, seating = planned
+    change = {"after_hanchan": 5, "withdraw": [{"place": "PPP 01", "substitute": "QQQ"}]}
+    new = changed_event(event, change)
+    assert new.delegation_sizes[event.country_codes.index("PPP")] == 0
+    weights = goals.compatriot_weights(new.delegation_sizes)
+    assert np.isfinite(weights).all() and weights[event.country_codes.index("PPP")] == 0
+    movable = np.arange(event.hanchans) >= 5
+    state = goals.build_state(new, seating, keys_of(seating), movable)
+    assert np.isfinite(goals.bounds(new, state)).all()
+    _, result, _ = replan(event, seating, change, log=lambda line: None)
+    f = recount(new, result)
+    assert f["repeat_meetings"] == 0 and f["compatriot_meetings"] == 0
+    assert (result[:5] == seating[:5]).all()
