@@ -38,6 +38,7 @@ from .event import WIND_NAMES, Event
 UNKNOWN_NUMBER = {"x", "xx", "-", ".", "?"}  # an unknown seat in rows of numbers
 UNKNOWN_LETTER = {"-", ".", "?"}  # ... in letter blocks
 SETTINGS = ("players", "numbering", "table size", "winds", "pack", "claim")
+GAP_FACTOR, GAP_SLACK = 2, 8  # players numbered up to twice the seats of a round, plus 8
 EXPECTS = ("games", "table visits", "pairs", "repeats", "repeat-free rounds")
 
 
@@ -103,6 +104,14 @@ def _settings(text: str) -> tuple[dict, list[str], list[tuple[str, str]], list[s
     return settings, body, expects, claims
 
 
+def _whole(value: str, what: str) -> int:
+    """A whole number the file gives (a setting, an expectation), or one clear error."""
+    text = value.strip()
+    if not re.fullmatch(r"[0-9]+", text):
+        raise ScheduleError(f"{what}: {text!r} is not a whole number")
+    return int(text)
+
+
 def _yes(value: str | None, default: bool) -> bool:
     if value is None:
         return default
@@ -144,7 +153,7 @@ def parse_csv(text: str, name: str) -> Schedule:
         wind = (row.get("wind") or "").strip().upper()
         if wind in WIND_NAMES and wind:
             seat = WIND_NAMES.index(wind)
-        elif wind.isdigit() and int(wind) >= 1:
+        elif re.fullmatch(r"[0-9]+", wind) and int(wind) >= 1:
             seat, winds_known = int(wind) - 1, False
         elif not wind:
             seat, winds_known = None, False
@@ -260,7 +269,9 @@ def parse_text(text: str, name: str) -> Schedule:
                 seats = [t for t in seats if t]
             if size:
                 flat = [s for table in seats for s in table]
-                k = int(size)
+                k = _whole(size, "table size")
+                if k < 1:
+                    raise ScheduleError("table size: must be 1 or more")
                 seats = [flat[i:i + k] for i in range(0, len(flat), k)]
             rounds.append(seats)
         form = ("letter blocks, one round per line" if letters
@@ -294,17 +305,25 @@ def _players(rounds, settings, letters: bool):
             raise ScheduleError(f"not a player letter: {', '.join(bad)}")
         order = sorted(tokens)  # capitals first, as in the spec's 28- and 32-player blocks
         return {t: i for i, t in enumerate(order)}, order, "players are letters", faults
-    bad = sorted(t for t in tokens if not t.isdigit())
+    bad = sorted(t for t in tokens if not re.fullmatch(r"[0-9]+", t))
     if bad:
         raise ScheduleError(f"not a player number: {', '.join(bad[:5])}")
     numbers = {t: int(t) for t in tokens}
     base = settings.get("numbering")
-    base = int(base) if base else (0 if 0 in numbers.values() else 1)
+    base = _whole(base, "numbering") if base else (0 if 0 in numbers.values() else 1)
     if base not in (0, 1):
         raise ScheduleError("numbering must be 0 or 1")
     top = max(numbers.values(), default=base)
-    declared = int(settings["players"]) if settings.get("players") else None
+    declared = _whole(settings["players"], "players") if settings.get("players") else None
     players = top - base + 1 if declared is None else max(declared, top - base + 1)
+    seats = max((sum(len(table) for table in r) for r in rounds), default=0)
+    if players > GAP_FACTOR * seats + GAP_SLACK:
+        # a typo (2728 for 28) would make thousands of players who never play, and the
+        # recount's player-by-player matrices would take gigabytes
+        what = (f"players: {declared}" if declared is not None and declared >= top - base + 1
+                else f"player number {top}")
+        raise ScheduleError(f"{what} is far above the {seats} seats of a round (players are "
+                            f"numbered from {base} without gaps)")
     if declared is not None and top - base + 1 > declared:
         outside = sorted({n for n in numbers.values() if n - base >= declared})
         faults.append(f"{declared} players ({base}..{declared - 1 + base}), but the file names "
@@ -406,13 +425,13 @@ def _per_player(value: str, names: list[str]) -> dict[str, int] | None:
         if ":" in part:
             who, n = part.rsplit(":", 1)
             if who.strip().lower() in ("others", "rest", "all", "everyone"):
-                default = int(n)
+                default = _whole(n, "expectation")
                 continue
             who = who.strip()
             for w in (who.split(",") if "," in who else who.split()):
-                expected[_match(w.strip(), names)] = int(n)
+                expected[_match(w.strip(), names)] = _whole(n, "expectation")
         else:
-            default = int(part)
+            default = _whole(part, "expectation")
     if default is not None:
         for n in names:
             expected.setdefault(n, default)
@@ -422,9 +441,9 @@ def _per_player(value: str, names: list[str]) -> dict[str, int] | None:
 def _match(token: str, names: list[str]) -> str:
     if token in names:
         return token
-    if token.isdigit():
+    if re.fullmatch(r"[0-9]+", token):
         for n in names:
-            if n.isdigit() and int(n) == int(token):
+            if re.fullmatch(r"[0-9]+", n) and int(n) == int(token):
                 return n
     raise ScheduleError(f"expectation names {token!r}, who is not in the schedule")
 
@@ -446,10 +465,11 @@ def _check(what: str, value: str, facts: dict, names: list[str]) -> tuple[bool, 
         ok = {"exactly": per == n, "at most": per <= n, "at least": per >= n}[how].all()
         return bool(ok), facts["pairs_text"]
     if what == "repeats":
-        return facts["repeats"] == int(value), f"{facts['repeats']} repeat meetings"
+        want = _whole(value, "expect repeats")
+        return facts["repeats"] == want, f"{facts['repeats']} repeat meetings"
     if what == "repeat-free rounds":
         free = facts["repeat_free"]
-        return free == int(value), f"{free} repeat-free hanchans"
+        return free == _whole(value, "expect repeat-free rounds"), f"{free} repeat-free hanchans"
     raise ScheduleError(f"unknown expectation {what!r}")
 
 

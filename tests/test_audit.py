@@ -271,6 +271,30 @@ def test_csv_faults_and_unknown_winds():
         audit.parse("hanchan,place\n1,a\n", ".csv", "t")
 
 
+BLOCK_16 = """01,05,09,13, 02,06,10,14, 03,07,11,15, 04,08,12,16
+07,04,13,10, 06,01,16,11, 05,02,15,12, 08,03,14,09
+"""
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# players: 16# numbering: 1\n" + BLOCK_16, "players: '16# numbering: 1' is not a whole"),
+    ("# numbering: one\n" + BLOCK_16, "numbering: 'one' is not a whole number"),
+    ("# expect games: 22 games\n" + BLOCK_16, "expectation: '22 games' is not a whole"),
+    ("# expect repeats: none\n" + BLOCK_16, "expect repeats: 'none' is not a whole number"),
+    ("# table size: four\n" + BLOCK_16, "table size: 'four' is not a whole number"),
+    (BLOCK_16.replace("16\n", "1016\n", 1), "player number 1016 is far above the 16 seats"),
+    ("# players: 20000\n" + BLOCK_16, "players: 20000 is far above the 16 seats"),
+])
+def test_mistyped_numbers_are_one_line_errors(text, message):
+    """Numbers in settings and expectations that are not whole numbers, and player numbers
+    far beyond the seats of a round (a typo that would make thousands of players who never
+    play, and gigabytes of recount), stop the audit with one line naming them (found by a
+    fuzz of the stored audit files: ValueError tracebacks and a run that took 7 GB)."""
+    with pytest.raises(audit.ScheduleError) as error:
+        audit.audit(audit.parse(text, ".txt", "t"))
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
 def test_report_shows_the_claims():
     schedule = read("dutch-28.txt")
     event, plan, figures, _, notes = audit.audit(schedule)
