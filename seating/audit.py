@@ -104,10 +104,16 @@ def _settings(text: str) -> tuple[dict, list[str], list[tuple[str, str]], list[s
     return settings, body, expects, claims
 
 
+def _digits(text: str) -> bool:
+    """Whether text is a whole number in ASCII digits (str.isdigit also takes '²', which
+    int() refuses)."""
+    return re.fullmatch(r"[0-9]+", text) is not None
+
+
 def _whole(value: str, what: str) -> int:
     """A whole number the file gives (a setting, an expectation), or one clear error."""
     text = value.strip()
-    if not re.fullmatch(r"[0-9]+", text):
+    if not _digits(text):
         raise ScheduleError(f"{what}: {text!r} is not a whole number")
     return int(text)
 
@@ -153,7 +159,7 @@ def parse_csv(text: str, name: str) -> Schedule:
         wind = (row.get("wind") or "").strip().upper()
         if wind in WIND_NAMES and wind:
             seat = WIND_NAMES.index(wind)
-        elif re.fullmatch(r"[0-9]+", wind) and int(wind) >= 1:
+        elif _digits(wind) and int(wind) >= 1:
             seat, winds_known = int(wind) - 1, False
         elif not wind:
             seat, winds_known = None, False
@@ -305,7 +311,7 @@ def _players(rounds, settings, letters: bool):
             raise ScheduleError(f"not a player letter: {', '.join(bad)}")
         order = sorted(tokens)  # capitals first, as in the spec's 28- and 32-player blocks
         return {t: i for i, t in enumerate(order)}, order, "players are letters", faults
-    bad = sorted(t for t in tokens if not re.fullmatch(r"[0-9]+", t))
+    bad = sorted(t for t in tokens if not _digits(t))
     if bad:
         raise ScheduleError(f"not a player number: {', '.join(bad[:5])}")
     numbers = {t: int(t) for t in tokens}
@@ -441,9 +447,9 @@ def _per_player(value: str, names: list[str]) -> dict[str, int] | None:
 def _match(token: str, names: list[str]) -> str:
     if token in names:
         return token
-    if re.fullmatch(r"[0-9]+", token):
+    if _digits(token):
         for n in names:
-            if re.fullmatch(r"[0-9]+", n) and int(n) == int(token):
+            if _digits(n) and int(n) == int(token):
                 return n
     raise ScheduleError(f"expectation names {token!r}, who is not in the schedule")
 

@@ -36,30 +36,34 @@ def indirect_ceiling(event: Event) -> int:
     return min(cap, max(0, math.floor(link_capacity(event))))
 
 
+def _unmet_and_reach(event: Event) -> tuple[int, int]:
+    """Fewest places one place never meets, P - 1 - D (D = h(k-1) its opponents at most),
+    and most it reaches through its opponents, D(D-1) - h(k-1)(k-2): through each opponent
+    of each hanchan, that opponent's other opponents less the place's tablemates of that
+    hanchan."""
+    d = opponents_per_player(event)
+    k = event.table_size
+    return event.players - 1 - d, d * (d - 1) - event.hanchans * (k - 1) * (k - 2)
+
+
 def link_capacity(event: Event) -> float:
     """Most common opponents a pair never met can have on average (by the count of
     indirect_ceiling; infinite when every pair can meet)."""
-    d = opponents_per_player(event)
-    k = event.table_size
-    others = event.players - 1 - d
+    others, reach = _unmet_and_reach(event)
     if others <= 0:
         return float("inf")
-    return (d * (d - 1) - event.hanchans * (k - 1) * (k - 2)) / others
+    return reach / others
 
 
 def unlinked_floor(event: Event) -> int:
     """Fewest pairs that never meet and share no opponent, when every place plays every
-    hanchan at a full table.
-
-    A place meets at most D = h(k-1) others, and through each opponent of each hanchan it
-    reaches at most D - (k-1) more: that opponent's other opponents, less the place and its
-    tablemates of that hanchan. So at least P - 1 - D(D - k + 2) places it neither meets
-    nor shares an opponent with, when that is positive (link_capacity below 1), and each such
-    pair is counted from both of its places.
+    hanchan at a full table: each place reaches through its opponents at most `reach` of
+    the `others` it never meets (_unmet_and_reach), so at least others - reach it neither
+    meets nor shares an opponent with, when that is positive (link_capacity below 1), and
+    each such pair is counted from both of its places.
     """
-    d = opponents_per_player(event)
-    left = event.players - 1 - d * (d - event.table_size + 2)
-    return max(0, -(-event.players * left // 2))
+    others, reach = _unmet_and_reach(event)
+    return max(0, -(-event.players * (others - reach) // 2))
 
 
 def countries_ceiling(event: Event) -> int:
