@@ -33,7 +33,7 @@ from .check import recount
 from .event import ConfigError, Event
 from .io import keys_of
 from .swaps import improve_meetings
-from .tables import _tables_without_repeats, number_tables
+from .tables import number_tables, tables_without_repeats
 
 KEYS = {"after_hanchan", "withdraw", "replace_tables"}
 SHARE_DEPTH = 3  # longest chain of place swaps tried for a place off an area share
@@ -147,7 +147,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     the recount has no more repeat, compatriot or unlinked meetings and no fewer countries
     met or common opponents at the worst, and, where a place then sees a table twice, the
     hanchans to come numbered again with every group in its area (the tables stage's
-    exact renumbering, tables._tables_without_repeats), no more tables seen twice, no
+    exact renumbering, tables.tables_without_repeats), no more tables seen twice, no
     larger gap to a share and fewer counts off one. Chain after chain while they help, at
     most SHARE_TRIES recounted in all."""
     share, _ = area_shares(event)
@@ -264,7 +264,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                 if fig["table_repeats"] > best_fig["table_repeats"]:
                     # the hanchans to come numbered again, every group in its area (the
                     # tables stage's exact renumbering), so the chain's counts stay
-                    assign, _ = _tables_without_repeats(plan, identity, movable, area_at)
+                    assign, _ = tables_without_repeats(plan, identity, movable, area_at)
                     if assign is not None:
                         plan = np.stack([plan[h][np.argsort(assign[h])] for h in range(H)])
                         fig = recount(event, plan)

@@ -27,7 +27,7 @@ With the groups and their winds fixed:
    d. the same area as in the hanchan before (spec: "where possible").
 4. When every player could see a new table each hanchan (no more hanchans than tables)
    but a table is still seen twice, or the annealing gave up an area share for a table,
-   all hanchans are renumbered at once by an integer program (_tables_without_repeats),
+   all hanchans are renumbered at once by an integer program (tables_without_repeats),
    each group in the area chosen in step 1 (with three areas or more, if that fails, the
    groups of all but the largest area at any of those areas' tables, every event share
    held; for a repeat, if that fails too, the same from the area it now sits in), and
@@ -846,7 +846,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
             if problem in posed:
                 continue
             posed.add(problem)
-            exact, summary["exact_renumbering"] = _tables_without_repeats(
+            exact, summary["exact_renumbering"] = tables_without_repeats(
                 plan, start, movable, area_at, share, merged)
             if exact is not None:
                 assign[:] = exact
@@ -1211,7 +1211,7 @@ EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 1
 # numbering, as if the step had not run, and its summary says so
 
 
-def _tables_without_repeats(plan, assign, movable, area_at, share=None, merged=None):
+def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=None):
     """Table numbers for every movable hanchan at once with no player at a table twice.
 
     A feasibility integer program (HiGHS, through scipy's milp): x[h, g, t] = 1 when group g

@@ -216,7 +216,7 @@ def test_exact_renumbering_keeps_areas_and_fixed_hanchans():
     within their areas (so one with areas exists) and the first two hanchans fixed: the
     renumbering moves groups only within their area, leaves the fixed hanchans alone, and
     puts no player at a table twice."""
-    from seating.tables import _tables_without_repeats
+    from seating.tables import tables_without_repeats
 
     H, T = 6, 12
     halves = np.tile(np.repeat([0, 1], [6, 6]), (H, 1))
@@ -225,7 +225,7 @@ def test_exact_renumbering_keeps_areas_and_fixed_hanchans():
         rng = np.random.default_rng(seed)
         plan = np.stack([rng.permutation(48).reshape(T, 4) for _ in range(H)])
         start = np.stack([rng.permutation(T) for _ in range(H)])
-        witness, _ = _tables_without_repeats(plan, start, np.ones(H, dtype=bool),
+        witness, _ = tables_without_repeats(plan, start, np.ones(H, dtype=bool),
                                              np.zeros((H, T), dtype=np.int64))
         assert witness is not None
         assign = witness.copy()
@@ -234,7 +234,7 @@ def test_exact_renumbering_keeps_areas_and_fixed_hanchans():
                 tables = np.arange(6 * a, 6 * a + 6)
                 here = np.isin(assign[h], tables)
                 assign[h, here] = rng.permutation(tables)
-        new, _ = _tables_without_repeats(plan, assign, movable, halves)
+        new, _ = tables_without_repeats(plan, assign, movable, halves)
         assert new is not None
         assert (new[:2] == witness[:2]).all()
         for h in range(H):
@@ -487,7 +487,7 @@ def test_groups_of_the_smaller_areas_may_trade_tables():
     the groups of the two small areas take any of their 6 tables, every player's count in
     each area held within its share, finds one: recounted, nobody at a table twice, every
     player within 1 of each area's share, the large area's groups still in it."""
-    from seating.tables import _tables_without_repeats, pattern_areas
+    from seating.tables import pattern_areas, tables_without_repeats
 
     ev, plan = _areas_112()
     H, G, _ = plan.shape
@@ -496,10 +496,10 @@ def test_groups_of_the_smaller_areas_may_trade_tables():
     start = np.tile(np.arange(G), (H, 1))
     movable = np.ones(H, dtype=bool)
     share = area_shares(ev)[0]
-    held, line = _tables_without_repeats(plan, start, movable, ev.area_at, share)
+    held, line = tables_without_repeats(plan, start, movable, ev.area_at, share)
     assert held is None and line.startswith("none exists")
     smaller = np.array([True, False, True])
-    found, line = _tables_without_repeats(plan, start, movable, ev.area_at, share, smaller)
+    found, line = tables_without_repeats(plan, start, movable, ev.area_at, share, smaller)
     assert found is not None and line.startswith("found")
     assert (np.sort(found, axis=1) == np.arange(G)).all()  # one group at every table
     seating = np.empty_like(plan)
@@ -543,7 +543,7 @@ def test_the_exact_renumbering_poses_each_program_once(monkeypatch):
         posed.append(np.take_along_axis(area_at, start, axis=1))
         return None, "none found (the test's stand-in)"
 
-    monkeypatch.setattr(tables, "_tables_without_repeats", failing)
+    monkeypatch.setattr(tables, "tables_without_repeats", failing)
     number_tables(ev, plan)
     assert len(posed) == 1
 
