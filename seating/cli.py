@@ -10,6 +10,7 @@ repository that holds this package.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,37 @@ from pathlib import Path
 import yaml
 
 from .event import ConfigError, load_event
+from .io import one_line
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Twice(Exception):
+    """A key given twice in one JSON object (not a ValueError: that means no JSON)."""
+
+
+def _no_twice(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    twice = sorted({str(k) for k in keys if keys.count(k) > 1})
+    if twice:
+        raise _Twice(f"key {twice[0]!r} is given twice")
+    return dict(pairs)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """yaml.safe_load that refuses a key given twice in one mapping."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) or key is None:
+                if key in seen:
+                    mark = key_node.start_mark
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {key!r} is given twice", mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 def check_file(path: str) -> str | None:
@@ -27,16 +57,22 @@ def check_file(path: str) -> str | None:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         return f"{path}: cannot read it ({error.strerror})"
+    except UnicodeDecodeError as error:
+        return f"{path}: {one_line(error)}"
     try:
-        config = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        return f"{path}:{where}: not valid YAML: {problem}"
+        # as Snakemake reads a config file: JSON first, else YAML; a key given twice is a
+        # mistake here (Snakemake keeps the last one silently)
+        config = json.loads(text, object_pairs_hook=_no_twice)
+    except ValueError:
+        try:
+            config = yaml.load(text, Loader=_StrictLoader)
+        except yaml.YAMLError as error:
+            return f"{path}: {one_line(error)}"
+    except _Twice as error:
+        return f"{path}: {error}"
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     try:
-        load_event(config if isinstance(config, dict) else {}, schema)
+        load_event(config, schema)
     except ConfigError as error:
         return f"{path}: {error}"
     return None

@@ -7,6 +7,7 @@ single line naming the key and what is wrong.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -149,6 +150,8 @@ def _one_line(error: jsonschema.ValidationError, schema: dict) -> str:
             f"event: {error.instance!r} is not a plain name "
             "(letters, digits, '_', '.', '-'; it becomes a folder under results/)"
         )
+    if error.validator == "pattern" and path == "draw.public_input":
+        return "draw.public_input: is blank; give the string announced at the draw"
     if error.validator == "propertyNames" or (
         error.validator == "pattern" and path.startswith("countries")
     ):
@@ -203,12 +206,66 @@ def from_config(config: dict) -> Event:
     )
 
 
+MAX_PLAYERS = 20_000  # far beyond any event planned here (800 players: benchmarks/scaling.py)
+
+
+def _whole_numbers(value, schema: dict, path: str = ""):
+    """The config with whole-number floats (4.0, as YAML reads `4.0` and JSON may write
+    it) as integers where the schema asks for an integer; a number that is not finite
+    (YAML's .nan, .inf) is one ConfigError."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{path or '(top level)'}: must be a finite number, got {value!r}")
+    kind = schema.get("type")
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind == "object" and isinstance(value, dict):
+        known = schema.get("properties", {})
+        other = schema.get("additionalProperties")
+        return {k: _whole_numbers(v, known.get(k, other if isinstance(other, dict) else {}),
+                                  f"{path}.{k}" if path else str(k))
+                for k, v in value.items()}
+    if kind == "array" and isinstance(value, list):
+        return [_whole_numbers(v, schema.get("items", {}), f"{path}.{i}")
+                for i, v in enumerate(value)]
+    return value
+
+
+def _plain_keys(config: dict) -> None:
+    """Country codes and area names as the organizer wrote them: YAML reads NO, ON, Yes,
+    null, 010 and 12 as other things than text (False, True, None, 8, 12), which would
+    rename a country or an area silently; and no line breaks or other control characters
+    (a trailing newline passes a pattern's $)."""
+    for key in ("countries", "areas"):
+        names = config.get(key)
+        if not isinstance(names, dict):
+            continue
+        for name in names:
+            if not isinstance(name, str):
+                raise ConfigError(f"{key}: YAML reads a name here as {name!r} "
+                                  f"({type(name).__name__}), not as text; quote it "
+                                  "('NO': 4, '010': 2)")
+            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+                raise ConfigError(f"{key}: {name!r} holds a line break or another control "
+                                  "character")
+    name = config.get("event")
+    if isinstance(name, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+        raise ConfigError(f"event: {name!r} is not a plain name (letters, digits, '_', '.', "
+                          "'-'; it becomes a folder under results/)")
+
+
 def load_event(config: dict, schema: dict) -> Event:
     """Validate an organizer's config against the schema and the counting rules."""
-    if not isinstance(config, dict) or not config:
+    if config is None:  # an empty file
+        config = {}
+    if not isinstance(config, dict):
+        raise ConfigError(f"the config must be a mapping of keys (event: ..., hanchans: ..., "
+                          f"...), not a {type(config).__name__}")
+    if not config:
         raise ConfigError("the config is empty; give at least event, hanchans, days, ...")
     import jsonschema
 
+    _plain_keys(config)
+    config = _whole_numbers(config, schema)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (len(e.absolute_path), e.path))
     if errors:
@@ -229,9 +286,13 @@ def load_event(config: dict, schema: dict) -> Event:
             f"countries: {players} players do not fill tables of {size}; "
             f"add {short} substitute{'s' if short > 1 else ''} (or remove {players % size})"
         )
+    if players > MAX_PLAYERS:
+        raise ConfigError(f"countries: {players:,} players; the planner takes at most "
+                          f"{MAX_PLAYERS:,}")
     tables = players // size
-    if tables < 1:
-        raise ConfigError(f"countries: {players} players are fewer than one table of {size}")
+    if tables < 2:
+        raise ConfigError(f"countries: {players} players make {tables} table"
+                          f"{'s' * (tables != 1)} of {size}; a plan needs at least 2 tables")
     areas_cfg = config.get("areas") or {"Hall": tables}
     areas = tuple((str(a), int(n)) for a, n in areas_cfg.items())
     if sum(n for _, n in areas) != tables:

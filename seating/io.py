@@ -24,6 +24,19 @@ def _umask() -> int:
     return mask
 
 
+def one_line(error: Exception) -> str:
+    """An input file's error as one line: where a YAML mistake is, what bytes are not UTF-8."""
+    if isinstance(error, UnicodeDecodeError):
+        return (f"not UTF-8 text (byte 0x{error.object[error.start]:02x} at byte "
+                f"{error.start + 1}); save the file as UTF-8")
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None)
+    if mark is not None and problem:
+        return f"line {mark.line + 1}, column {mark.column + 1}: not valid YAML: {problem}"
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
 def write_text(path: str | Path, text: str) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -49,6 +49,20 @@ BAD = [
     (("hanchnas",), 14, r"unknown key 'hanchnas' \(did you mean 'hanchans'\?\)"),
     (("search", "goal_move"), 5, r"search: unknown key 'goal_move' \(did you mean "
                                  r"'goal_moves'\?\)"),
+    (("draw",), {"roster": "roster.csv", "public_input": "   "},
+     r"^draw\.public_input: is blank; give the string announced at the draw$"),
+    # found by a fuzz of event files: planned under another name, or a traceback later
+    (("countries", False), 4, r"^countries: YAML reads a name here as False \(bool\), not as "
+                              r"text; quote it"),
+    (("areas", 8), 8, r"^areas: YAML reads a name here as 8 \(int\)"),
+    (("event",), "evnl\n", r"^event: 'evnl\\n' is not a plain name"),
+    (("countries", "AAA\n"), 4, r"^countries: 'AAA\\n' holds a line break"),
+    (("countries", "POL"), 10_000_000, r"countries\.POL: 10000000 is greater than the maximum"),
+    (("seed",), 2**64, r"^seed: 18446744073709551616 is greater than the maximum"),
+    (("search", "countries_target"), 10**21, r"^search\.countries_target: .* greater than"),
+    (("search", "time_limit"), float("nan"), r"^search\.time_limit: must be a finite number"),
+    (("countries",), {"AAA": 4}, r"^countries: 4 players make 1 table of 4; a plan needs at "
+                                 r"least 2 tables$"),
 ]
 
 
@@ -60,6 +74,25 @@ def test_bad_config_is_one_clear_line(schema, default_config, path, value, messa
     text = str(err.value)
     assert "\n" not in text
     assert re.search(message, text), text
+
+
+def test_whole_numbers_written_as_floats_are_whole_numbers(schema, default_config):
+    """YAML reads 14.0 as a float; it passed the schema's integer and failed stages later
+    (TypeError tracebacks in the swap and draft stages)."""
+    config = copy.deepcopy(default_config)
+    config.update(hanchans=14.0, days=[5.0, 5, 4], table_size=4.0, seed=1.0)
+    config["search"] = {**config.get("search", {}), "restarts": 2.0}
+    event = load_event(config, schema)
+    assert (event.hanchans, event.days, event.table_size, event.seed) == (14, (5, 5, 4), 4, 1)
+    assert all(type(x) is int for x in (event.hanchans, *event.days, event.table_size,
+                                        event.seed, event.search["restarts"]))
+
+
+def test_a_list_or_nothing_is_one_line(schema):
+    with pytest.raises(ConfigError, match="must be a mapping of keys .* not a list"):
+        load_event(["event", "hanchans"], schema)
+    with pytest.raises(ConfigError, match="the config is empty"):
+        load_event(None, schema)
 
 
 def test_bad_country_code(schema, default_config):

@@ -100,3 +100,33 @@ def test_yaml_mistake_names_the_line(tmp_path):
     path.write_text("event: x\nhanchans: 6\ndays: [3, 3\ntable_size: 4\n")
     assert check_file(str(path)) == (f"{path}: line 4, column 11: not valid YAML: "
                                       "expected ',' or ']', but got ':'")
+
+
+def test_a_file_that_is_not_utf8_is_one_line(tmp_path):
+    """An event file saved in Latin-1 (found by a fuzz: a UnicodeDecodeError traceback)."""
+    path = tmp_path / "latin.yaml"
+    path.write_bytes("event: caf\xe9\n".encode("latin-1"))
+    assert check_file(str(path)) == (f"{path}: not UTF-8 text (byte 0xe9 at byte 11); "
+                                      "save the file as UTF-8")
+
+
+def test_a_key_given_twice_is_one_line(tmp_path):
+    """Snakemake keeps the last of two equal keys silently (12 players planned for a
+    delegation written twice); `plan` names the line."""
+    path = tmp_path / "twice.yaml"
+    path.write_text("event: x\nhanchans: 4\ndays: [2, 2]\ntable_size: 4\nseed: 1\n"
+                    "countries:\n  AAA: 4\n  AAA: 4\n  CCC: 4\n")
+    assert check_file(str(path)) == (f"{path}: line 8, column 3: not valid YAML: key 'AAA' "
+                                      "is given twice")
+
+
+def test_a_json_file_is_read_as_snakemake_reads_it(tmp_path):
+    """Snakemake reads a config as JSON first; `plan` refused JSON indented with tabs,
+    which YAML does not allow, though Snakemake would plan it."""
+    path = tmp_path / "event.json"
+    path.write_text('{\n\t"event": "x", "hanchans": 4, "days": [2, 2], "table_size": 4,\n'
+                    '\t"seed": 1, "countries": {"AAA": 4, "BBB": 4}\n}\n')
+    assert check_file(str(path)) is None
+    path.write_text('{"event": "x", "hanchans": 4, "days": [2, 2], "table_size": 4, '
+                    '"seed": 1, "countries": {"AAA": 4, "AAA": 4}}')
+    assert check_file(str(path)) == f"{path}: key 'AAA' is given twice"
