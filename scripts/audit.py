@@ -15,10 +15,10 @@ def main(smk):
     source = Path(smk.input.schedule)
     try:
         schedule = audit.parse(source.read_text(encoding="utf-8"), source.suffix, smk.params.name)
-    except audit.ScheduleError as error:
-        log(f"audit: {source}: {error}")
+        event, seating, figures, facts, notes = audit.audit(schedule)  # its expectations, too
+    except (audit.ScheduleError, UnicodeDecodeError) as error:
+        log(f"audit: {source}: {io.one_line(error)}")
         sys.exit(1)
-    event, seating, figures, facts, notes = audit.audit(schedule)
     goal_targets = {GOAL_NAMES[g]: t for g, t in targets(event).items()}
     record = {k: v for k, v in facts.items() if not k.startswith("_")}
     io.write_json(smk.output.check,

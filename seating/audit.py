@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +39,9 @@ from .event import WIND_NAMES, Event
 UNKNOWN_NUMBER = {"x", "xx", "-", ".", "?"}  # an unknown seat in rows of numbers
 UNKNOWN_LETTER = {"-", ".", "?"}  # ... in letter blocks
 SETTINGS = ("players", "numbering", "table size", "winds", "pack", "claim")
-GAP_FACTOR, GAP_SLACK = 2, 8  # players numbered up to twice the seats of a round, plus 8
+# players numbered up to twice the seats of a round, plus 8 (hanchans and tables of a CSV
+# likewise: up to twice those it lists, plus 8); beyond it a number is a typo
+GAP_FACTOR, GAP_SLACK = 2, 8
 EXPECTS = ("games", "table visits", "pairs", "repeats", "repeat-free rounds")
 
 
@@ -88,6 +91,7 @@ def _settings(text: str) -> tuple[dict, list[str], list[tuple[str, str]], list[s
         if not stripped.startswith("#"):
             body.append(line)
             continue
+        body.append("")  # kept as a blank line, so that a CSV row's line number stays its own
         m = re.match(r"#\s*([A-Za-z -]+?)\s*:\s*(.*)$", stripped)
         if not m:
             continue
@@ -126,6 +130,7 @@ def _yes(value: str | None, default: bool) -> bool:
 
 def parse(text: str, suffix: str, name: str) -> Schedule:
     """Read a schedule from the text of audit/<name>.csv or audit/<name>.txt."""
+    text = text.removeprefix("\ufeff")  # the byte order mark spreadsheets and editors write
     if suffix.lstrip(".").lower() == "csv":
         return parse_csv(text, name)
     return parse_text(text, name)
@@ -134,10 +139,14 @@ def parse(text: str, suffix: str, name: str) -> Schedule:
 def parse_csv(text: str, name: str) -> Schedule:
     """Our seating format: hanchan,table,wind,place[,country...], one row per seat."""
     settings, body, expects, claims = _settings(text)
-    rows = list(csv.DictReader(io.StringIO("\n".join(body))))
-    if not rows:
+    reader = csv.reader(io.StringIO("\n".join(body)))
+    lines = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    if len(lines) < 2:
         raise ScheduleError("the CSV has no rows")
-    missing = {"hanchan", "table", "place"} - set(rows[0])
+    header = [cell.strip() for cell in lines[0][1]]
+    rows = [(n, dict(zip(header, row + [""] * (len(header) - len(row)))))
+            for n, row in lines[1:]]
+    missing = {"hanchan", "table", "place"} - set(header)
     if missing:
         raise ScheduleError(f"the CSV lacks the column(s) {', '.join(sorted(missing))}; "
                             "it needs hanchan,table,place (wind and country optional)")
@@ -146,7 +155,7 @@ def parse_csv(text: str, name: str) -> Schedule:
     faults = []
     seats: dict[tuple[int, int], list[tuple[int | None, int]]] = {}
     winds_known = True
-    for n, row in enumerate(rows, start=2):
+    for n, row in rows:
         try:
             h, t = int(row["hanchan"]), int(row["table"])
         except (TypeError, ValueError):
@@ -175,6 +184,14 @@ def parse_csv(text: str, name: str) -> Schedule:
         seats.setdefault((h, t), []).append((seat, index[place]))
     hanchans = max(h for h, _ in seats)
     tables = max(t for _, t in seats)
+    listed = len({h for h, _ in seats})
+    if hanchans > GAP_FACTOR * listed + GAP_SLACK:  # a typo (200000 for 2): a runaway recount
+        raise ScheduleError(f"hanchan {hanchans} is far above the {listed} hanchans the file "
+                            "lists (hanchans are numbered from 1 without gaps)")
+    widest = max(Counter(h for h, _ in seats).values())
+    if tables > GAP_FACTOR * widest + GAP_SLACK:
+        raise ScheduleError(f"table {tables} is far above the {widest} tables of the file's "
+                            "largest hanchan (tables are numbered from 1 without gaps)")
     size = max(max(len(v) for v in seats.values()),
                max((s + 1 for v in seats.values() for s, _ in v if s is not None), default=0))
     plan = np.full((hanchans, tables, size), -1, dtype=np.int64)

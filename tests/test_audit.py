@@ -295,6 +295,32 @@ def test_mistyped_numbers_are_one_line_errors(text, message):
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("hanchan,table,place\n1,1,a\n1,1,b\n200000,1,c\n", "hanchan 200000 is far above the 2"),
+    ("hanchan,table,place\n1,1,a\n1,2,b\n1,90000,c\n", "table 90000 is far above the 3"),
+    ("# a comment\n\nhanchan,table,place\n1,1,a\n# another\n\nx,1,b\n",
+     "line 7: hanchan and table must be whole numbers"),
+])
+def test_csv_typos_are_one_line_errors(text, message):
+    """A typo in a hanchan or table number stops the audit with one line (it made a report
+    of 200,000 hanchans, 16 MB), and a bad row is named by its line in the file, comments
+    and blank lines counted (found by a fuzz of audit files)."""
+    with pytest.raises(audit.ScheduleError, match=message) as caught:
+        audit.parse(text, ".csv", "t")
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".txt"])
+def test_a_byte_order_mark_is_read_as_nothing(suffix):
+    """Spreadsheets and Notepad write a byte order mark first; it was read as part of the
+    header (a missing column) or of the first player number."""
+    text = ("# claim: a test\nhanchan,table,wind,place\n1,1,E,a\n1,1,S,b\n1,1,W,c\n1,1,N,d\n"
+            if suffix == ".csv" else "# claim: a test\n" + BLOCK_16)
+    plain = audit.parse(text, suffix, "t")
+    marked = audit.parse("\ufeff" + text, suffix, "t")
+    assert marked.labels == plain.labels and (marked.plan == plain.plan).all()
+
+
 def test_report_shows_the_claims():
     schedule = read("dutch-28.txt")
     event, plan, figures, _, notes = audit.audit(schedule)
@@ -326,3 +352,16 @@ def test_snakemake_audit_end_to_end(tmp_path):
     assert check["audit"]["faults"] == ["hanchan 1: 25, 26, 27 seated twice"]
     assert [e["holds"] for e in check["audit"]["expectations"]] == [False, True, False]
     assert "DOES NOT HOLD" in (out / "report.html").read_text(encoding="utf-8")
+    # a bad expectation (raised by the recount, not the reading) and bytes that are not
+    # UTF-8: one line each, no traceback, no report
+    (work / "audit" / "bad-claim.txt").write_text("# expect repeats: none\n" + BLOCK_16)
+    (work / "audit" / "latin.csv").write_bytes("hanchan,table,place\n1,1,\xe9\n".encode("latin-1"))
+    cmd = cmd[:-2] + ["-k", "--", "results/audit/bad-claim/report.html",
+                      "results/audit/latin/report.html"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "expect repeats: 'none' is not a whole number" in done.stderr
+    assert "latin.csv: not UTF-8 text (byte 0xe9 at byte 25)" in done.stderr
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    for name in ("bad-claim", "latin"):
+        assert not (work / "results" / "audit" / name / "report.html").exists()
