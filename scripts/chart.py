@@ -34,6 +34,16 @@ def main(smk):
     io.write_text(smk.output.tables, sheets_page)
     io.write_text(smk.output.sha256, pub.sha256_line(digest, Path(smk.output.chart).name))
     log(f"chart: {event.hanchans} hanchans x {event.tables} tables, chart.csv SHA-256 {digest}")
+    # an earlier draw left beside a new chart (the config lost its draw key): its cards name
+    # the places of another chart, so they go, as the draw rule's own outputs go with it
+    record = Path(smk.params.draw_record)
+    if smk.params.stale_draw and record.exists():
+        drawn = io.read_json(record).get("chart_sha256")
+        if drawn != digest:
+            for name in smk.params.stale_draw:
+                Path(name).unlink(missing_ok=True)
+            log(f"chart: removed the draw of an earlier chart ({drawn}): "
+                + ", ".join(Path(name).name for name in smk.params.stale_draw))
 
 
 io.run_stage(main, snakemake)  # noqa: F821

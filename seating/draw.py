@@ -60,6 +60,11 @@ def read_roster(data: bytes) -> list[Player]:
         raise RosterError(f"roster: not UTF-8 text (byte {error.start})") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
     columns = reader.fieldnames or []
+    for column in columns:
+        plain = column.strip().lower()
+        if column not in (*ROSTER_COLUMNS, "id") and plain in (*ROSTER_COLUMNS, "id"):
+            raise RosterError(f"roster: column {column!r} must be written {plain!r}, exactly "
+                              "(the draw's published recipe reads the header as it is)")
     missing = [c for c in ROSTER_COLUMNS if c not in columns]
     if missing:
         raise RosterError(
@@ -68,7 +73,9 @@ def read_roster(data: bytes) -> list[Player]:
         )
     has_id = "id" in columns
     players = []
-    for line, row in enumerate(reader, start=2):
+    first_line = {}
+    for row in reader:
+        line = reader.line_num  # the file's own line (blank lines are skipped, not counted)
         name = (row["name"] or "").strip()
         country = (row["country"] or "").strip()
         if not name or not country:
@@ -79,6 +86,11 @@ def read_roster(data: bytes) -> list[Player]:
             if not raw.isdigit() or int(raw) < 1:
                 raise RosterError(f"roster line {line}: id {raw!r} is not a whole number >= 1")
             number = int(raw)
+        if not has_id and (name, country) in first_line:
+            raise RosterError(f"roster lines {first_line[name, country]} and {line}: the same "
+                              f"player ({name}, {country}); two players of one name need an id "
+                              "column to tell them apart")
+        first_line.setdefault((name, country), line)
         players.append(Player(name=name, country=country, id=number, row=len(players) + 1))
     repeated = sorted(i for i, n in Counter(p.id for p in players).items() if n > 1)
     if repeated:

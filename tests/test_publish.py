@@ -216,6 +216,24 @@ def test_roster_mismatch_stops_with_one_line(drawn, flow, tmp_path):
     assert not any((out / name).exists() for name in DRAW_FILES)  # nothing half-written
 
 
+def test_a_new_chart_without_a_draw_removes_the_old_draw(drawn, flow, tmp_path):
+    """The config loses its draw key and gets another seed: the new chart is not the one
+    drawn, so the old draw's files go (they stayed, beside a chart whose hash draw.json
+    did not record: found by a fuzz)."""
+    work = tmp_path / "work"
+    shutil.copytree(drawn.parent.parent, work, symlinks=True)
+    config = yaml.safe_load(CONFIG.read_text())
+    del config["draw"]
+    config["seed"] = 4
+    (work / "undrawn.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    done = snakemake(flow, work, "--configfile", str(work / "undrawn.yaml"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = work / "results" / EVENT
+    assert "chart: removed the draw of an earlier chart" in done.stderr
+    assert not any((out / name).exists() for name in DRAW_FILES)
+    assert (out / "chart.csv").read_bytes() != (drawn / "chart.csv").read_bytes()
+
+
 def pdf_pages(path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
 
@@ -283,6 +301,12 @@ def test_schedules_count_what_a_player_checks(small_event):
     ("id,name,country\n1,A,AAA\n1,B,BBB\n", "id 1 used more than once"),
     ("id,name,country\nx,A,AAA\n", "line 2: id 'x' is not a whole number"),
     ("name,country\nA,AAA\n ,BBB\n", "line 3: empty name"),
+    # found by a fuzz of rosters: blank lines miscounted, an ID column or a repeated line
+    # taken silently, spaces in the header called a missing column
+    ("name,country\n\nA,AAA\n\n ,BBB\n", "line 5: empty name"),
+    ("ID,name,country\n101,A,AAA\n", "column 'ID' must be written 'id'"),
+    ("id, name, country\n1,A,AAA\n", "column ' name' must be written 'name'"),
+    ("name,country\nA,AAA\nB,BBB\nA,AAA\n", "lines 2 and 4: the same player (A, AAA)"),
 ])
 def test_bad_rosters_give_one_line(text, message):
     with pytest.raises(RosterError, match=re.escape(message)) as caught:

@@ -46,6 +46,9 @@ rule chart:
         log_of("chart"),
     params:
         event=EVENT_CORE,
+        # without a draw key, the files of an earlier draw that no longer match the chart
+        stale_draw=[] if DRAW else DRAW_OUTPUTS,
+        draw_record=DRAW_OUTPUTS[1],
     script:
         "../../scripts/chart.py"
 
