@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--report", help="also write a markdown report to this path")
     args = ap.parse_args()
     if args.no_swaps:
-        replan_module._meet_area_shares = lambda event, seating, movable, log: seating
+        replan_module._meet_area_shares = lambda event, seating, *args, **kwargs: seating
     how = "without the place swaps" if args.no_swaps else "with the place swaps"
     rep = bl.Report(f"Re-planning replay-120 with a table moved to the room ({how})",
                     args.report)
@@ -61,18 +61,33 @@ def main() -> int:
             fig = recount(new, result)
             others = [key for key in bl.hard_failures(fig) if key != "area_max_deviation"]
             met += fig["area_max_deviation"] < 1
+            moved, unchanged = moved_groups(seating, result, after)
             rows.append([after, table, bl.sec(seconds), fig["area_max_deviation"],
                          fig["area_max_deviation_bound"], fig["table_repeats"],
-                         ", ".join(others) or "none", len(changes),
+                         ", ".join(others) or "none", len(changes), f"{moved} of {unchanged}",
                          sum(int(line.split()[2]) for line in lines)])
             bl.progress(f"after {after}, table {table}: {rows[-1][3]} off, {rows[-1][2]} s")
     rep.table(["after hanchan", "table", "seconds", "largest gap to a share", "(bound)",
                "tables seen twice", "other hard rules broken", "places changed",
-               "place swaps"], rows, align="rrrrrrlrr",
+               "groups at another table", "place swaps"], rows, align="rrrrrrlrrr",
               caption="Every change, recounted (seating.check.recount):")
     rep.text(f"Every area share met (largest gap below 1) in {met} of {len(rows)} changes.")
     rep.done()
     return 0
+
+
+def moved_groups(before, after_plan, after: int) -> tuple[int, int]:
+    """Of the groups of the hanchans to come that the re-planning left as they were (the
+    same places), how many sit at another table, and how many there are."""
+    moved = unchanged = 0
+    for h in range(after, before.shape[0]):
+        earlier = {frozenset(table.tolist()): t for t, table in enumerate(before[h])}
+        for t, table in enumerate(after_plan[h]):
+            was = earlier.get(frozenset(table.tolist()))
+            if was is not None:
+                unchanged += 1
+                moved += was != t
+    return moved, unchanged
 
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ def main(smk):
         change = yaml.safe_load(Path(smk.input.change).read_text(encoding="utf-8"))
         seating = io.read_seating(smk.input.seating, event)
         new, result, changes = replan(event, seating, change, log)
-    except (ConfigError, yaml.YAMLError) as error:
-        print(f"change error: {smk.input.change}: {str(error).splitlines()[0]}", file=sys.stderr)
+    except (ConfigError, yaml.YAMLError, UnicodeDecodeError) as error:
+        print(f"change error: {smk.input.change}: {io.one_line(error)}", file=sys.stderr)
         sys.exit(1)
     io.write_seating(smk.output.seating, new, result)
     rows = [(c["place"], h["hanchan"], h["before"], h["after"])

@@ -57,38 +57,68 @@ def changed_event(event: Event, change: dict) -> Event:
     country = event.country_of.copy()
     extra = list(event.extra_countries)
     seen = set()
-    for item in change.get("withdraw") or []:
-        place = item.get("place") if isinstance(item, dict) else None
-        if place not in names:
+    for item in _items(change, "withdraw", "place", {"place", "substitute"}):
+        place = item.get("place")
+        if not isinstance(place, str) or place not in names:
             raise ConfigError(f"withdraw: {place!r} is not a place of this event (like "
                               f"{event.place_names[0]!r})")
         if place in seen:
             raise ConfigError(f"withdraw: {place!r} is listed twice")
         seen.add(place)
         sub = item.get("substitute", (codes + extra)[country[names[place]]])
-        if sub is None or str(sub).lower() == "none":
+        if sub is None or (isinstance(sub, str) and sub.lower() == "none"):
             extra.append(f"SUB{len(extra) + 1}")  # a country of one
             country[names[place]] = len(event.countries) + len(extra) - 1
-        elif str(sub) in codes or str(sub) in extra:
-            country[names[place]] = (codes + extra).index(str(sub))
-        else:
-            if not str(sub).isalnum():
-                raise ConfigError(f"withdraw: substitute country {sub!r} must be letters or "
-                                  "digits, or none")
-            extra.append(str(sub))
-            country[names[place]] = len(event.countries) + len(extra) - 1
+            continue
+        if isinstance(sub, int) and not isinstance(sub, bool):
+            sub = str(sub)  # a code of digits, as the config's keys
+        if not isinstance(sub, str) or not sub.isascii() or not sub.isalnum():
+            raise ConfigError(f"withdraw: substitute of {place!r}: {sub!r} is not a country "
+                              "code (letters and digits) or none; quote a code YAML reads "
+                              "otherwise ('NO')")
+        if sub in codes or sub in extra:
+            country[names[place]] = (codes + extra).index(sub)
+            continue
+        alike = [c for c in codes + extra if c.lower() == sub.lower()]
+        if alike:
+            raise ConfigError(f"withdraw: substitute of {place!r}: {sub!r} is not a country of "
+                              f"this event; {alike[0]!r} is (codes are case-sensitive)")
+        extra.append(sub)  # a delegation new to the event
+        country[names[place]] = len(event.countries) + len(extra) - 1
     areas = event.area_names
     table_area = event.area_at[-1].copy()
-    for item in change.get("replace_tables") or []:
-        table = item.get("table") if isinstance(item, dict) else None
-        if not isinstance(table, int) or not 1 <= table <= event.tables:
+    replaced = set()
+    for item in _items(change, "replace_tables", "table", {"table", "area"}):
+        table = item.get("table")
+        if (not isinstance(table, int) or isinstance(table, bool)
+                or not 1 <= table <= event.tables):
             raise ConfigError(f"replace_tables: table must be 1 to {event.tables}, got {table!r}")
+        if table in replaced:
+            raise ConfigError(f"replace_tables: table {table} is listed twice")
+        replaced.add(table)
         area = item.get("area")
         if area not in areas:
             raise ConfigError(f"replace_tables: area {area!r} is not one of {areas}")
         table_area[table - 1] = areas.index(area)
     return replace(event, changed_from=after, place_country=tuple(int(c) for c in country),
                    table_area=tuple(int(a) for a in table_area), extra_countries=tuple(extra))
+
+
+def _items(change: dict, key: str, first: str, keys: set) -> list[dict]:
+    """The list under key, each item a mapping of known keys (one ConfigError if not)."""
+    items = change.get(key) or []
+    if not isinstance(items, list):
+        raise ConfigError(f"{key}: must be a list of items like '- {first}: ...', "
+                          f"got {items!r}")
+    for item in items:
+        if not isinstance(item, dict):
+            raise ConfigError(f"{key}: each item must be a mapping like '- {first}: ...', "
+                              f"got {item!r}")
+        unknown = sorted(set(item) - keys, key=str)
+        if unknown:
+            raise ConfigError(f"{key}: unknown key {unknown[0]!r} in {item!r}; known keys: "
+                              + ", ".join(sorted(keys)))
+    return items
 
 
 def replan(event: Event, seating: np.ndarray, change: dict, log=print
@@ -108,11 +138,12 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     search = event.search
     plan = seating.copy()  # tables as groups: seats are winds, so the keys stay valid
     keys = keys_of(plan)
-    log(f"re-planning hanchans {after + 1}-{event.hanchans} (1-{after} played)")
+    played = f"1-{after} played" if after else "none played"
+    log(f"re-planning hanchans {after + 1}-{event.hanchans} ({played})")
     plan, _ = improve_meetings(new, plan, keys, search["swap_moves"], search["time_limit"], log,
                                movable=movable)
     result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating, log=log)
-    result = _meet_area_shares(new, result, movable, log)
+    result = _meet_area_shares(new, result, movable, log, earlier=seating)
     assert (result[~movable] == seating[~movable]).all(), "a played hanchan changed"
     changes = []
     names = new.place_names
@@ -131,8 +162,21 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     return new, result, changes
 
 
+def _earlier_tables(plan: np.ndarray, earlier: np.ndarray | None) -> np.ndarray | None:
+    """prefer[h, g]: the table at which group g of plan[h] sat in the earlier seating, or -1
+    (a group new in that hanchan)."""
+    if earlier is None:
+        return None
+    prefer = np.full(plan.shape[:2], -1, dtype=np.int64)
+    for h in range(plan.shape[0]):
+        where = {tuple(sorted(table)): t for t, table in enumerate(earlier[h].tolist())}
+        for g, table in enumerate(plan[h].tolist()):
+            prefer[h, g] = where.get(tuple(sorted(table)), -1)
+    return prefer
+
+
 def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
-                      log=print) -> np.ndarray:
+                      log=print, earlier: np.ndarray | None = None) -> np.ndarray:
     """The seating, or a better one where places off their event share of an area are
     brought within it by chains of place swaps in the hanchans to come.
 
@@ -264,7 +308,9 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                 if fig["table_repeats"] > best_fig["table_repeats"]:
                     # the hanchans to come numbered again, every group in its area (the
                     # tables stage's exact renumbering), so the chain's counts stay
-                    assign, _ = tables_without_repeats(plan, identity, movable, area_at)
+                    assign, _ = tables_without_repeats(plan, identity, movable, area_at,
+                                                       prefer=_earlier_tables(plan, earlier),
+                                                       widen=False)
                     if assign is not None:
                         plan = np.stack([plan[h][np.argsort(assign[h])] for h in range(H)])
                         fig = recount(event, plan)

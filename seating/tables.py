@@ -190,8 +190,9 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
     tabu for a while, unless the move beats the best plan). With preferred areas
     (prefer[h, g] >= 0, re-planning) a swap is scored fault_weight * faults + groups away
     from their preferred area (assign_areas weighs faults first: a replaced table once left
-    a player 2.1 hanchans off an area's share when three moved groups were worth a fault).
-    Returns the faults left.
+    a player 2.1 hanchans off an area's share when three moved groups were worth a fault),
+    and once every share is met the search goes on from the players of groups away from
+    their preferred area, while any is. Returns the faults left.
     """
     np.random.seed(seed)
     H, G, S = plan.shape
@@ -216,9 +217,9 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
     best_away = away
     best_area = area.copy()
     tabu = np.zeros((H, G), dtype=np.int64)
-    bad = np.empty(P, dtype=np.int64)
+    bad = np.empty(max(P, H * G), dtype=np.int64)
     for it in range(iterations):
-        if total == 0:
+        if total == 0 and away == 0:
             break
         nb = 0
         for p in range(P):
@@ -227,7 +228,18 @@ def _area_tabu(plan, area, movable, lo, hi, iterations, seed, tenure, prefer, fa
                     bad[nb] = p
                     nb += 1
                     break
-        p = bad[np.random.randint(nb)]
+        if nb == 0:  # every share met: on with a group away from its preferred area
+            for h in range(H):
+                for g in range(G):
+                    if movable[h] and prefer[h, g] >= 0 and area[h, g] != prefer[h, g]:
+                        bad[nb] = h * G + g
+                        nb += 1
+            if nb == 0:
+                break  # the groups away sit in hanchans held fixed
+            k = bad[np.random.randint(nb)]
+            p = plan[k // G, k % G, np.random.randint(S)]
+        else:
+            p = bad[np.random.randint(nb)]
         best_d = 1 << 30
         best_s = 1 << 30
         best_h = -1
@@ -672,6 +684,9 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     given_area = (np.take_along_axis(area_at, np.maximum(assign, 0), axis=1)
                   if (~movable).any() else None)
     stay = np.zeros((H, G, area_at.shape[1]))  # cost of group g of hanchan h at table t
+    # re-planning: the table group g of hanchan h sat at in the earlier seating (-1: a group
+    # new in that hanchan, free to sit anywhere)
+    prefer = np.full((H, G), -1, dtype=np.int64)
     if keep is not None:
         for h in range(H):
             where = {tuple(sorted(table)): t for t, table in enumerate(keep[h].tolist())}
@@ -680,9 +695,9 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 if t is not None:
                     stay[h, g] = W_STAY
                     stay[h, g, t] = 0.0
-    chosen, searched = assign_areas(
-        event, plan, movable, given_area,
-        prefer=None if keep is None else np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1))
+                    prefer[h, g] = t
+    chosen, searched = assign_areas(event, plan, movable, given_area,
+                                    prefer=None if keep is None else prefer)
     log(f"tables: areas chosen ({time.perf_counter() - started:.1f} s)")
 
     # imported here: the swap and goals stages import this module (seat_keys) and need no scipy
@@ -721,8 +736,6 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
     # hanchan at temperatures below the weight of the event shares (a table repeat may still
     # be traded for them, as the spec orders), then sweep again from the best plan found
     mov = np.asarray(movable, dtype=np.bool_)
-    prefer = np.where(stay.min(axis=2) == 0, stay.argmin(axis=2), -1) if keep is not None \
-        else np.full((H, G), -1, dtype=np.int64)
     # first table repeats and event shares alone, hot enough that a repeat may come and go
     # (with many hanchans per table this is a tight colouring), then everything, never
     # giving those two up (temperatures below their weights)
@@ -788,6 +801,26 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
                 else "not kept")
 
     progress("first numbering (Hungarian method per hanchan)")
+    # the exact program sees a start only through the area of every group and the tables of
+    # the fixed hanchans (re-planning): a start equal on both poses the same program
+    posed = set()
+
+    def problem(start, merged):
+        return (np.take_along_axis(area_at, start, axis=1).tobytes(),
+                start[~np.asarray(movable, dtype=bool)].tobytes(),
+                None if merged is None else merged.tobytes())
+
+    if keep is not None and floor == 0:
+        # re-planning: every group at its earlier table where the others can be seated
+        # around it without a table seen twice (the sweeps and the annealing below moved
+        # about 20 of 30 groups a hanchan for three withdrawals on 120 places)
+        posed.add(problem(assign, None))
+        exact, line = tables_without_repeats(plan, assign, movable, area_at, prefer=prefer)
+        if exact is not None:
+            assign[:] = exact
+            seat(assign)
+            sweep(keep=False)
+            progress(f"exact numbering: {line}")
     if keep is None or repeats():  # re-planning: only when a table is seen twice, and longer
         for attempt in range(FIRST_ATTEMPTS):
             # fewer tables than hanchans (a tight colouring) or a second run: hotter
@@ -836,22 +869,32 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         smaller = np.arange(len(share)) != np.argmax(sizes)
         tries = [(start, merged) for start in starts
                  for merged in ([None] + ([smaller] if smaller.sum() > 1 else []))]
-        # the program sees a start only through the area of every group and the tables of
-        # the fixed hanchans (re-planning): a start equal on both poses the same program
-        posed = set()
+        present = assign.copy()
+
+        def replan_rank():
+            """Re-planning: tables seen twice, event shares, then groups off their earlier
+            tables (staying put ranks above the day shares, W_STAY)."""
+            moved = np.take_along_axis(stay, assign[:, :, None], axis=2)[:, :, 0] > 0
+            return repeats(), off_share(), int(moved.sum())
+
+        present_rank = replan_rank() if keep is not None else None
         for start, merged in tries:
-            problem = (np.take_along_axis(area_at, start, axis=1).tobytes(),
-                       start[~np.asarray(movable, dtype=bool)].tobytes(),
-                       None if merged is None else merged.tobytes())
-            if problem in posed:
+            if problem(start, merged) in posed:
                 continue
-            posed.add(problem)
+            posed.add(problem(start, merged))
+            earlier = {"prefer": prefer} if keep is not None else {}  # re-planning
             exact, summary["exact_renumbering"] = tables_without_repeats(
-                plan, start, movable, area_at, share, merged)
+                plan, start, movable, area_at, share, merged, **earlier)
             if exact is not None:
                 assign[:] = exact
                 seat(assign)
                 sweep(keep=False)  # the area goals again; table repeats outweigh them all
+                if keep is not None and replan_rank() >= present_rank:
+                    # no better on the tables and the shares, and more groups moved off
+                    # their earlier tables: the numbering before it stays
+                    assign[:] = present
+                    seat(assign)
+                    summary["exact_renumbering"] += "; not kept: moves groups for nothing"
                 break
         progress(f"exact renumbering: {summary['exact_renumbering']}")
     if keep is None and movable.all() and floor == 0 and (repeats() > 0 or off_share() > 0):
@@ -1209,9 +1252,16 @@ EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 1
 # in 0.2 s; on some tight small fields (72 x 10, 80 x 14) HiGHS spends minutes at the root
 # alone, and a node budget does not bound that. A run that hits the cap keeps the annealed
 # numbering, as if the step had not run, and its summary says so
+REPLAN_NODES = 100  # re-planning, no group held: branch-and-bound nodes of the program that
+REPLAN_VARIABLES = 2_000  # seats the most groups at their earlier tables, in programs of up
+# to this many variables (small-64 with one substitute, 3 x 16 groups at 6 or 10 tables: 39
+# places changed instead of 60); larger ones (replay-120 with a table replaced, 3,000-6,000)
+# stopped at EXACT_SECONDS without a result, so they go straight to the program without
+# that aim
 
 
-def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=None):
+def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=None,
+                           prefer=None, widen=True):
     """Table numbers for every movable hanchan at once with no player at a table twice.
 
     A feasibility integer program (HiGHS, through scipy's milp): x[h, g, t] = 1 when group g
@@ -1220,9 +1270,56 @@ def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=No
     table at most once over the event, less the visits of fixed hanchans. merged (a flag
     per area, with share, the event shares): a group in a flagged area may take any table
     of a flagged area instead, each player's count in every flagged area then held within
-    [floor, ceil] of its share. Returns the new table of every group (or None) and a line
-    on the outcome.
+    [floor, ceil] of its share. prefer (re-planning): the table each group sat at in the
+    earlier plan (-1: a new group). Groups whose earlier table is in the area they now sit
+    in are then held at it, and only the others move (new groups, groups given another
+    area), as few as can; if no numbering is left that way, also the groups of their
+    hanchans, then every group of their places; then all, as few moved as can be in a small
+    program (REPLAN_VARIABLES), else feasibility alone (without such a hold, the program
+    renumbered about 20 of the 30 groups of every hanchan to come for three withdrawals on
+    120 places). widen False: not the hanchans and places of the groups that move (their
+    programs take seconds each; re-planning's place swaps pose dozens).
+    Returns the new table of every group (or None) and a line on the outcome.
     """
+    H, G, S = plan.shape
+    movable = np.asarray(movable, dtype=bool)
+    if prefer is None:
+        return _numbering(plan, assign, movable, area_at, share, merged, None)
+    at_home = (prefer >= 0) & (np.take_along_axis(area_at, np.maximum(prefer, 0), axis=1)
+                               == np.take_along_axis(area_at, assign, axis=1))
+    at_home &= movable[:, None]
+    free = ~at_home & movable[:, None]
+    hanchans = free | free.any(axis=1)[:, None]  # the hanchans of the groups that move
+    places = np.zeros(int(plan.max()) + 1, dtype=bool)
+    places[plan[free].ravel()] = True
+    wider = hanchans | (places[plan].any(axis=2) & movable[:, None])  # their places' groups
+    variables = sum(int((area_at[h][None, :] == area_at[h, assign[h]][:, None]).sum())
+                    for h in np.nonzero(movable)[0])
+    levels = []
+    wider_levels = (at_home & ~hanchans, at_home & ~wider) if widen else ()
+    for held in (at_home, *wider_levels, np.zeros_like(at_home)):
+        if not held.any() and variables > REPLAN_VARIABLES:
+            break
+        if not levels or (held != levels[-1]).any():
+            levels.append(held)
+    for held in levels:
+        # the groups set free stay where they were as far as they can (with none held, as
+        # far as REPLAN_NODES branch-and-bound nodes find: a count, so the same everywhere)
+        new, line = _numbering(plan, assign, movable, area_at, share, merged,
+                               np.where(held, prefer, -1), prefer,
+                               None if held.any() else REPLAN_NODES)
+        if new is not None:
+            return new, line + (f", {int(held.sum())} groups held at their earlier tables"
+                                if held.any() else ", the most groups at their earlier tables")
+        if not held.any():
+            break
+    return _numbering(plan, assign, movable, area_at, share, merged, None)
+
+
+def _numbering(plan, assign, movable, area_at, share, merged, held, prefer=None, nodes=None):
+    """tables_without_repeats' program; held[h, g] >= 0: group g of hanchan h sits there;
+    prefer[h, g] >= 0: the program seats as many groups there as it can (else it is
+    feasibility alone)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -1230,7 +1327,6 @@ def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=No
     T = area_at.shape[1]
     A = int(area_at.max()) + 1
     P = int(plan.max()) + 1
-    movable = np.asarray(movable, dtype=bool)
     merged = np.zeros(A, dtype=bool) if merged is None else np.asarray(merged, dtype=bool)
     trading = merged.sum() > 1  # groups may change area: the event shares become rows
     fixed = np.zeros((P, T), dtype=np.int64)
@@ -1244,7 +1340,10 @@ def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=No
     for h in np.nonzero(movable)[0]:
         for g in range(G):
             here = area_at[h, assign[h, g]]
-            same = np.nonzero(merged[area_at[h]] if merged[here] else area_at[h] == here)[0]
+            if held is not None and held[h, g] >= 0:
+                same = held[h, g:g + 1]
+            else:
+                same = np.nonzero(merged[area_at[h]] if merged[here] else area_at[h] == here)[0]
             var_h.append(np.full(len(same), h))
             var_g.append(np.full(len(same), g))
             var_t.append(same)
@@ -1267,16 +1366,21 @@ def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=No
                  for s in range(S)]
         columns.append(np.tile(inside, S))
         lo, hi = share_range(share)
-        held = np.tile(merged, P)
-        low = np.r_[low, np.where(held, np.tile(lo, P) - fixed_count.ravel(), -np.inf)]
-        high = np.r_[high, np.where(held, np.tile(hi, P) - fixed_count.ravel(), np.inf)]
+        flagged = np.tile(merged, P)
+        low = np.r_[low, np.where(flagged, np.tile(lo, P) - fixed_count.ravel(), -np.inf)]
+        high = np.r_[high, np.where(flagged, np.tile(hi, P) - fixed_count.ravel(), np.inf)]
         width += P * A
     rows = np.concatenate(rows)
     matrix = coo_matrix((np.ones(len(rows)), (rows, np.concatenate(columns))),
                         shape=(width, n)).tocsr()
-    result = milp(np.zeros(n), integrality=np.ones(n), bounds=Bounds(0, 1),
+    cost = np.zeros(n)
+    if prefer is not None:  # a group away from its earlier table costs 1
+        earlier = prefer[var_h, var_g]
+        cost = ((earlier >= 0) & (var_t != earlier)).astype(float)
+    result = milp(cost, integrality=np.ones(n), bounds=Bounds(0, 1),
                   constraints=LinearConstraint(matrix, low, high),
-                  options={"time_limit": EXACT_SECONDS, "disp": False})
+                  options={"time_limit": EXACT_SECONDS, "disp": False,
+                           **({} if nodes is None else {"node_limit": nodes})})
     where = ("the groups of the smaller areas at any of their tables" if trading
              else "the groups in their areas")
     if result.status == 2:
