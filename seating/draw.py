@@ -110,7 +110,8 @@ def check_roster(event: Event, players: list[Player]) -> None:
         if not places:
             wrong.append(f"{code} has {n} player{'s' * (n != 1)} but no places")
         else:
-            wrong.append(f"{code} has {n} player{'s' * (n != 1)} for {places} places")
+            wrong.append(f"{code} has {n} player{'s' * (n != 1)} for {places} "
+                         f"place{'s' * (places != 1)}")
     if wrong:
         raise RosterError("roster does not match the chart: " + "; ".join(wrong))
 
