@@ -70,12 +70,10 @@ def changed_event(event: Event, change: dict) -> Event:
             extra.append(f"SUB{len(extra) + 1}")  # a country of one
             country[names[place]] = len(event.countries) + len(extra) - 1
             continue
-        if isinstance(sub, int) and not isinstance(sub, bool):
-            sub = str(sub)  # a code of digits, as the config's keys
         if not isinstance(sub, str) or not sub.isascii() or not sub.isalnum():
             raise ConfigError(f"withdraw: substitute of {place!r}: {sub!r} is not a country "
                               "code (letters and digits) or none; quote a code YAML reads "
-                              "otherwise ('NO')")
+                              "as something else ('NO', '010')")
         if sub in codes or sub in extra:
             country[names[place]] = (codes + extra).index(sub)
             continue

@@ -1252,12 +1252,13 @@ EXACT_SECONDS = 5.0  # time cap of the all-hanchan renumbering. It finds 100 x 1
 # in 0.2 s; on some tight small fields (72 x 10, 80 x 14) HiGHS spends minutes at the root
 # alone, and a node budget does not bound that. A run that hits the cap keeps the annealed
 # numbering, as if the step had not run, and its summary says so
-REPLAN_NODES = 100  # re-planning, no group held: branch-and-bound nodes of the program that
-REPLAN_VARIABLES = 2_000  # seats the most groups at their earlier tables, in programs of up
-# to this many variables (small-64 with one substitute, 3 x 16 groups at 6 or 10 tables: 39
-# places changed instead of 60); larger ones (replay-120 with a table replaced, 3,000-6,000)
-# stopped at EXACT_SECONDS without a result, so they go straight to the program without
-# that aim
+# Re-planning, no group held at its earlier table: the program that seats the most groups
+# there runs for programs of up to REPLAN_VARIABLES variables and REPLAN_NODES branch-and-
+# bound nodes (small-64 with one substitute, 3 x 16 groups at 6 or 10 tables: 39 places
+# changed instead of 60); larger ones (replay-120 with a table replaced, 3,000-6,000) found
+# nothing within EXACT_SECONDS, so they go straight to the program without that aim
+REPLAN_VARIABLES = 2_000
+REPLAN_NODES = 100
 
 
 def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=None,
@@ -1281,7 +1282,6 @@ def tables_without_repeats(plan, assign, movable, area_at, share=None, merged=No
     programs take seconds each; re-planning's place swaps pose dozens).
     Returns the new table of every group (or None) and a line on the outcome.
     """
-    H, G, S = plan.shape
     movable = np.asarray(movable, dtype=bool)
     if prefer is None:
         return _numbering(plan, assign, movable, area_at, share, merged, None)

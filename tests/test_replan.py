@@ -141,15 +141,18 @@ def test_bad_change_is_one_line(planned, change, message):
 
 
 def test_a_substitute_of_a_new_country_or_of_digits(planned):
-    """A substitute may come from a delegation new to the event (its own country), and a
-    code of digits reads as YAML reads it (a number)."""
+    """A substitute may come from a delegation new to the event (its own country); a code
+    of digits must be quoted, as in the config (YAML reads 0123 as 83)."""
     event, _ = planned
     new = changed_event(event, {"after_hanchan": 5, "withdraw": [
-        {"place": "AAA 01", "substitute": "ZZZ"}, {"place": "AAA 02", "substitute": 123}]})
+        {"place": "AAA 01", "substitute": "ZZZ"}, {"place": "AAA 02", "substitute": "123"}]})
     names = new.place_names
     codes = new.country_codes
     assert codes[new.country_of[names.index("AAA 01")]] == "ZZZ"
     assert codes[new.country_of[names.index("AAA 02")]] == "123"
+    with pytest.raises(ConfigError, match="83 is not a country code"):
+        changed_event(event, {"after_hanchan": 5, "withdraw": [
+            {"place": "AAA 01", "substitute": 83}]})
 
 
 def test_a_delegation_emptied_by_withdrawals_weighs_nothing(planned):
