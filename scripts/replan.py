@@ -17,7 +17,7 @@ def main(smk):
     event = from_config({**smk.params.event, "search": smk.params.search})
     log = io.Log(smk.log[0])
     try:
-        change = yaml.safe_load(Path(smk.input.change).read_text(encoding="utf-8"))
+        change = io.load_yaml(Path(smk.input.change).read_text(encoding="utf-8-sig"))
         seating = io.read_seating(smk.input.seating, event)
         new, result, changes = replan(event, seating, change, log)
     except (ConfigError, yaml.YAMLError, UnicodeDecodeError) as error:

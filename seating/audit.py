@@ -156,10 +156,11 @@ def parse_csv(text: str, name: str) -> Schedule:
     seats: dict[tuple[int, int], list[tuple[int | None, int]]] = {}
     winds_known = True
     for n, row in rows:
-        try:
-            h, t = int(row["hanchan"]), int(row["table"])
-        except (TypeError, ValueError):
-            raise ScheduleError(f"line {n}: hanchan and table must be whole numbers") from None
+        h, t = ((row[key] or "").strip() for key in ("hanchan", "table"))
+        if not all(re.fullmatch(r"-?[0-9]+", x) for x in (h, t)):  # ASCII digits: int()
+            # also reads '1_0' as 10, and Arabic-Indic digits
+            raise ScheduleError(f"line {n}: hanchan and table must be whole numbers")
+        h, t = int(h), int(t)
         if h < 1 or t < 1:
             raise ScheduleError(f"line {n}: hanchan and table count from 1")
         place = (row["place"] or "").strip()
@@ -192,8 +193,12 @@ def parse_csv(text: str, name: str) -> Schedule:
     if tables > GAP_FACTOR * widest + GAP_SLACK:
         raise ScheduleError(f"table {tables} is far above the {widest} tables of the file's "
                             "largest hanchan (tables are numbered from 1 without gaps)")
-    size = max(max(len(v) for v in seats.values()),
-               max((s + 1 for v in seats.values() for s, _ in v if s is not None), default=0))
+    crowd = max(len(v) for v in seats.values())  # the most places listed at one table
+    size = max(crowd, max((s + 1 for v in seats.values() for s, _ in v if s is not None),
+                          default=0))
+    if size > GAP_FACTOR * crowd + GAP_SLACK:  # a seat number 1000000000: 149 GB of seats
+        raise ScheduleError(f"seat {size} is far above the {crowd} places of the fullest "
+                            "table (seats are numbered from 1)")
     plan = np.full((hanchans, tables, size), -1, dtype=np.int64)
     for (h, t), taken in seats.items():
         for seat, p in taken:

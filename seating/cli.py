@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 from .event import ConfigError, load_event
-from .io import one_line
+from .io import load_yaml, one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,22 +35,6 @@ def _no_twice(pairs: list) -> dict:
     return dict(pairs)
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """yaml.safe_load that refuses a key given twice in one mapping."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (str, int, float, bool)) or key is None:
-                if key in seen:
-                    mark = key_node.start_mark
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"key {key!r} is given twice", mark)
-                seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def check_file(path: str) -> str | None:
     """None if the event file is good, else the one-line reason."""
     try:
@@ -65,7 +49,7 @@ def check_file(path: str) -> str | None:
         config = json.loads(text, object_pairs_hook=_no_twice)
     except ValueError:
         try:
-            config = yaml.load(text, Loader=_StrictLoader)
+            config = load_yaml(text)
         except yaml.YAMLError as error:
             return f"{path}: {one_line(error)}"
     except _Twice as error:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -83,7 +84,7 @@ def read_roster(data: bytes) -> list[Player]:
         number = len(players) + 1
         if has_id:
             raw = (row["id"] or "").strip()
-            if not raw.isdigit() or int(raw) < 1:
+            if not re.fullmatch(r"[0-9]+", raw) or int(raw) < 1:  # not '²' or '١'
                 raise RosterError(f"roster line {line}: id {raw!r} is not a whole number >= 1")
             number = int(raw)
         if not has_id and (name, country) in first_line:

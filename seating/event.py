@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -230,6 +231,12 @@ def _whole_numbers(value, schema: dict, path: str = ""):
     return value
 
 
+def _breaks(text: str) -> bool:
+    """Whether text holds a control character or a line or paragraph separator (U+0085 and
+    U+2028 split a CSV row where Python reads lines)."""
+    return any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text)
+
+
 def _plain_keys(config: dict) -> None:
     """Country codes and area names as the organizer wrote them: YAML reads NO, ON, Yes,
     null, 010 and 12 as other things than text (False, True, None, 8, 12), which would
@@ -244,11 +251,11 @@ def _plain_keys(config: dict) -> None:
                 raise ConfigError(f"{key}: YAML reads a name here as {name!r} "
                                   f"({type(name).__name__}), not as text; quote it "
                                   "('NO': 4, '010': 2)")
-            if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            if _breaks(name):
                 raise ConfigError(f"{key}: {name!r} holds a line break or another control "
                                   "character")
     name = config.get("event")
-    if isinstance(name, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+    if isinstance(name, str) and _breaks(name):
         raise ConfigError(f"event: {name!r} is not a plain name (letters, digits, '_', '.', "
                           "'-'; it becomes a folder under results/)")
 

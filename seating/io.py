@@ -24,6 +24,29 @@ def _umask() -> int:
     return mask
 
 
+def load_yaml(text: str):
+    """yaml.safe_load, but a key given twice in one mapping is a YAML error naming its line
+    (yaml.safe_load and Snakemake keep the last one silently). Merge keys (<<) may still be
+    overridden, as YAML means them."""
+    import yaml
+
+    class Strict(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            seen = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, (str, int, float, bool)) or key is None:
+                    if (type(key), key) in seen:  # 1 and True are different keys
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key {key!r} is given twice", key_node.start_mark)
+                    seen.add((type(key), key))
+            return super().construct_mapping(node, deep=deep)
+
+    return yaml.load(text, Loader=Strict)
+
+
 def one_line(error: Exception) -> str:
     """An input file's error as one line: where a YAML mistake is, what bytes are not UTF-8."""
     if isinstance(error, UnicodeDecodeError):

@@ -300,6 +300,9 @@ def test_mistyped_numbers_are_one_line_errors(text, message):
     ("hanchan,table,place\n1,1,a\n1,2,b\n1,90000,c\n", "table 90000 is far above the 3"),
     ("# a comment\n\nhanchan,table,place\n1,1,a\n# another\n\nx,1,b\n",
      "line 7: hanchan and table must be whole numbers"),
+    ("hanchan,table,place\n1,1,a\n1_0,1,b\n", "line 3: hanchan and table must be whole"),
+    ("hanchan,table,wind,place\n1,1,1,a\n1,1,1000000000,b\n",
+     "seat 1000000000 is far above the 2 places of the fullest table"),
 ])
 def test_csv_typos_are_one_line_errors(text, message):
     """A typo in a hanchan or table number stops the audit with one line (it made a report

@@ -57,6 +57,7 @@ BAD = [
     (("areas", 8), 8, r"^areas: YAML reads a name here as 8 \(int\)"),
     (("event",), "evnl\n", r"^event: 'evnl\\n' is not a plain name"),
     (("countries", "AAA\n"), 4, r"^countries: 'AAA\\n' holds a line break"),
+    (("areas", "Hall\u2028"), 50, r"^areas: 'Hall\\u2028' holds a line break"),
     (("countries", "POL"), 10_000_000, r"countries\.POL: 10000000 is greater than the maximum"),
     (("seed",), 2**64, r"^seed: 18446744073709551616 is greater than the maximum"),
     (("search", "countries_target"), 10**21, r"^search\.countries_target: .* greater than"),

@@ -130,3 +130,13 @@ def test_a_json_file_is_read_as_snakemake_reads_it(tmp_path):
     path.write_text('{"event": "x", "hanchans": 4, "days": [2, 2], "table_size": 4, '
                     '"seed": 1, "countries": {"AAA": 4, "AAA": 4}}')
     assert check_file(str(path)) == f"{path}: key 'AAA' is given twice"
+
+
+def test_yaml_merge_keys_are_read_as_snakemake_reads_them(tmp_path):
+    """The check of keys given twice left merge keys (<<) unread: `plan` refused a file
+    Snakemake plans."""
+    path = tmp_path / "merge.yaml"
+    path.write_text("event: x\nhanchans: 4\ndays: [2, 2]\ntable_size: 4\nseed: 1\n"
+                    "countries: {AAA: 4, BBB: 4}\nsearch:\n  <<: {anneal_steps: 1000}\n"
+                    "  restarts: 1\n")
+    assert check_file(str(path)) is None

@@ -307,6 +307,7 @@ def test_schedules_count_what_a_player_checks(small_event):
     ("ID,name,country\n101,A,AAA\n", "column 'ID' must be written 'id'"),
     ("id, name, country\n1,A,AAA\n", "column ' name' must be written 'name'"),
     ("name,country\nA,AAA\nB,BBB\nA,AAA\n", "lines 2 and 4: the same player (A, AAA)"),
+    ("id,name,country\n\u00b2,A,AAA\n", "line 2: id '\u00b2' is not a whole number"),
 ])
 def test_bad_rosters_give_one_line(text, message):
     with pytest.raises(RosterError, match=re.escape(message)) as caught:

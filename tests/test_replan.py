@@ -140,6 +140,17 @@ def test_bad_change_is_one_line(planned, change, message):
     assert "\n" not in str(caught.value)
 
 
+def test_a_change_file_with_a_key_given_twice_is_refused():
+    """yaml.safe_load keeps the last of two equal keys: after_hanchan: 3, then 4, re-planned
+    after hanchan 4 (found by a fuzz); the change files are read as the event files are."""
+    from seating.io import load_yaml, one_line
+
+    with pytest.raises(yaml.YAMLError) as caught:
+        load_yaml("after_hanchan: 3\nafter_hanchan: 4\n")
+    assert one_line(caught.value) == ("line 2, column 1: not valid YAML: key 'after_hanchan' "
+                                      "is given twice")
+
+
 def test_a_substitute_of_a_new_country_or_of_digits(planned):
     """A substitute may come from a delegation new to the event (its own country); a code
     of digits must be quoted, as in the config (YAML reads 0123 as 83)."""
