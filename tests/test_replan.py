@@ -68,7 +68,7 @@ def test_withdrawals_after_hanchan_5(planned, change):
                      if mates(seating, p, h) != mates(result, p, h)}
         assert len(regrouped) < event.players // 3, sorted(names[p] for p in regrouped)
         # and the groups it leaves as they were mostly keep their tables (the exact
-        # numbering holds them there; before it, 177 of 263 moved: a new chart for all)
+        # numbering holds them there: 62 of 262 move; before it, 177: a new chart for all)
         unchanged = moved = 0
         for h in range(5, H):
             before = {frozenset(table.tolist()): t for t, table in enumerate(seating[h])}
