@@ -10,7 +10,6 @@ repository that holds this package.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -18,21 +17,9 @@ from pathlib import Path
 import yaml
 
 from .event import ConfigError, load_event
-from .io import load_yaml, one_line
+from .io import KeyGivenTwice, load_config, one_line
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-class _Twice(Exception):
-    """A key given twice in one JSON object (not a ValueError: that means no JSON)."""
-
-
-def _no_twice(pairs: list) -> dict:
-    keys = [k for k, _ in pairs]
-    twice = sorted({str(k) for k in keys if keys.count(k) > 1})
-    if twice:
-        raise _Twice(f"key {twice[0]!r} is given twice")
-    return dict(pairs)
 
 
 def check_file(path: str) -> str | None:
@@ -46,13 +33,10 @@ def check_file(path: str) -> str | None:
     try:
         # as Snakemake reads a config file: JSON first, else YAML; a key given twice is a
         # mistake here (Snakemake keeps the last one silently)
-        config = json.loads(text, object_pairs_hook=_no_twice)
-    except ValueError:
-        try:
-            config = load_yaml(text)
-        except yaml.YAMLError as error:
-            return f"{path}: {one_line(error)}"
-    except _Twice as error:
+        config = load_config(text)
+    except yaml.YAMLError as error:
+        return f"{path}: {one_line(error)}"
+    except KeyGivenTwice as error:
         return f"{path}: {error}"
     schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
     try:

@@ -47,6 +47,27 @@ def load_yaml(text: str):
     return yaml.load(text, Loader=Strict)
 
 
+class KeyGivenTwice(Exception):
+    """A key given twice in one JSON object (not a ValueError, which means 'not JSON')."""
+
+
+def _no_twice(pairs: list) -> dict:
+    keys = [k for k, _ in pairs]
+    twice = sorted({str(k) for k in keys if keys.count(k) > 1})
+    if twice:
+        raise KeyGivenTwice(f"key {twice[0]!r} is given twice")
+    return dict(pairs)
+
+
+def load_config(text: str):
+    """An event file's text as Snakemake reads it (JSON first, else YAML), but a key given
+    twice is refused: KeyGivenTwice (JSON) or a yaml.YAMLError naming its line."""
+    try:
+        return json.loads(text, object_pairs_hook=_no_twice)
+    except ValueError:
+        return load_yaml(text)
+
+
 def one_line(error: Exception) -> str:
     """An input file's error as one line: where a YAML mistake is, what bytes are not UTF-8."""
     if isinstance(error, UnicodeDecodeError):

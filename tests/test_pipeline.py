@@ -128,6 +128,19 @@ def test_bad_config_stops_with_one_line(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
+def test_a_key_given_twice_stops_with_one_line(tmp_path):
+    """Snakemake's own reading keeps the last of two equal keys (a delegation written twice
+    was planned once, silently); the workflow reads the file again, strictly."""
+    text = (DATA / "small.yaml").read_text()
+    path = tmp_path / "twice.yaml"
+    path.write_text(text.replace("  BBB: 8\n", "  BBB: 8\n  AAA: 10\n", 1))
+    done = snakemake(tmp_path, "--configfile", str(path))
+    assert done.returncode != 0
+    errors = [line for line in done.stderr.splitlines() if line.startswith("config error:")]
+    assert len(errors) == 1 and errors[0].endswith("not valid YAML: key 'AAA' is given twice")
+    assert not (tmp_path / "results").exists()
+
+
 def test_three_player_tables(tmp_path):
     done = snakemake(tmp_path, "--configfile", str(DATA / "sanma.yaml"))
     assert done.returncode == 0, done.stderr[-3000:]

@@ -6,9 +6,20 @@ from pathlib import Path
 import yaml
 
 from seating.event import ConfigError, as_config, load_event
+from seating.io import KeyGivenTwice, load_config, one_line
 
 SCHEMA = Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml"
 
+# Snakemake keeps the last of two equal keys in a config file silently: read each file
+# again, strictly (a delegation written twice would be planned once)
+for _path in workflow.configfiles:
+    try:
+        load_config(Path(_path).read_text(encoding="utf-8"))
+    except (KeyGivenTwice, yaml.YAMLError) as error:
+        print(f"config error: {_path}: {one_line(error)}", file=sys.stderr)
+        sys.exit(1)
+    except (OSError, ValueError):
+        pass  # Snakemake has read it; what it could not read it has reported
 try:
     EVENT = load_event(dict(config), yaml.safe_load(SCHEMA.read_text()))
 except ConfigError as error:
