@@ -216,6 +216,21 @@ def test_roster_mismatch_stops_with_one_line(drawn, flow, tmp_path):
     assert not any((out / name).exists() for name in DRAW_FILES)  # nothing half-written
 
 
+def test_a_missing_roster_is_one_line(drawn, flow, tmp_path):
+    """After a draw, the config names a roster file that is not there: Snakemake said
+    nothing was to be done (the old draw's files stayed); without a draw, its missing
+    input was many lines. Now one line, before any work."""
+    work = tmp_path / "work"
+    shutil.copytree(drawn.parent.parent, work, symlinks=True)
+    config = yaml.safe_load(CONFIG.read_text())
+    config["draw"]["roster"] = "no-such-roster.csv"
+    (work / "missing.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    done = snakemake(flow, work, "--configfile", str(work / "missing.yaml"))
+    assert done.returncode != 0
+    errors = [line for line in done.stderr.splitlines() if line.startswith("config error:")]
+    assert len(errors) == 1 and "draw.roster: no file 'no-such-roster.csv'" in errors[0]
+
+
 def test_a_new_chart_without_a_draw_removes_the_old_draw(drawn, flow, tmp_path):
     """The config loses its draw key and gets another seed: the new chart is not the one
     drawn, so the old draw's files go (they stayed, beside a chart whose hash draw.json

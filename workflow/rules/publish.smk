@@ -2,7 +2,17 @@
 config) and the files other event software reads. docs/publishing.md explains the order.
 """
 
+import os
+
 DRAW = config.get("draw")
+if DRAW and not Path(DRAW["roster"]).is_file():
+    # Snakemake's own words for a missing input are many lines, and after an earlier draw
+    # it reported nothing to be done, leaving that draw's cards in place
+    print(
+        f"config error: draw.roster: no file {DRAW['roster']!r} (from {os.getcwd()})",
+        file=sys.stderr,
+    )
+    sys.exit(1)
 TEMPLATES = f"{workflow.basedir}/workflow/templates"
 
 CHART_OUTPUTS = [
