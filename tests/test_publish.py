@@ -196,18 +196,28 @@ def test_rerun_gives_identical_bytes(drawn, flow):
         assert (drawn / name).read_bytes() == data, name
 
 
-def test_roster_mismatch_stops_with_one_line(drawn, flow, tmp_path):
+def drawn_again(drawn: Path, flow: Path, tmp_path: Path,
+                change) -> tuple[Path, subprocess.CompletedProcess]:
+    """A copy of the drawn event's working folder, planned again with its config changed
+    by change(config, work); (the copy, snakemake's outcome)."""
     work = tmp_path / "work"
     shutil.copytree(drawn.parent.parent, work, symlinks=True)
-    lines = ROSTER.read_text(encoding="utf-8").splitlines()
-    first_aaa = next(i for i, line in enumerate(lines) if line.endswith(",AAA"))
-    del lines[first_aaa]
-    lines.append("999,Zed Newcomer,ZZZ")
-    (work / "bad-roster.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     config = yaml.safe_load(CONFIG.read_text())
-    config["draw"]["roster"] = "bad-roster.csv"
-    (work / "bad.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
-    done = snakemake(flow, work, "--configfile", str(work / "bad.yaml"))
+    change(config, work)
+    (work / "again.yaml").write_text(yaml.safe_dump(config, allow_unicode=True))
+    return work, snakemake(flow, work, "--configfile", str(work / "again.yaml"))
+
+
+def test_roster_mismatch_stops_with_one_line(drawn, flow, tmp_path):
+    def bad_roster(config, work):
+        lines = ROSTER.read_text(encoding="utf-8").splitlines()
+        first_aaa = next(i for i, line in enumerate(lines) if line.endswith(",AAA"))
+        del lines[first_aaa]
+        lines.append("999,Zed Newcomer,ZZZ")
+        (work / "bad-roster.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        config["draw"]["roster"] = "bad-roster.csv"
+
+    work, done = drawn_again(drawn, flow, tmp_path, bad_roster)
     assert done.returncode != 0
     errors = [line for line in done.stderr.splitlines() if line.startswith("draw error:")]
     assert errors == ["draw error: roster does not match the chart: AAA has 9 players for 10 "
@@ -220,12 +230,10 @@ def test_a_missing_roster_is_one_line(drawn, flow, tmp_path):
     """After a draw, the config names a roster file that is not there: Snakemake said
     nothing was to be done (the old draw's files stayed); without a draw, its missing
     input was many lines. Now one line, before any work."""
-    work = tmp_path / "work"
-    shutil.copytree(drawn.parent.parent, work, symlinks=True)
-    config = yaml.safe_load(CONFIG.read_text())
-    config["draw"]["roster"] = "no-such-roster.csv"
-    (work / "missing.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    done = snakemake(flow, work, "--configfile", str(work / "missing.yaml"))
+    def missing(config, work):
+        config["draw"]["roster"] = "no-such-roster.csv"
+
+    _, done = drawn_again(drawn, flow, tmp_path, missing)
     assert done.returncode != 0
     errors = [line for line in done.stderr.splitlines() if line.startswith("config error:")]
     assert len(errors) == 1 and "draw.roster: no file 'no-such-roster.csv'" in errors[0]
@@ -235,13 +243,11 @@ def test_a_new_chart_without_a_draw_removes_the_old_draw(drawn, flow, tmp_path):
     """The config loses its draw key and gets another seed: the new chart is not the one
     drawn, so the old draw's files go (they stayed, beside a chart whose hash draw.json
     did not record: found by a fuzz)."""
-    work = tmp_path / "work"
-    shutil.copytree(drawn.parent.parent, work, symlinks=True)
-    config = yaml.safe_load(CONFIG.read_text())
-    del config["draw"]
-    config["seed"] = 4
-    (work / "undrawn.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    done = snakemake(flow, work, "--configfile", str(work / "undrawn.yaml"))
+    def undrawn(config, work):
+        del config["draw"]
+        config["seed"] = 4
+
+    work, done = drawn_again(drawn, flow, tmp_path, undrawn)
     assert done.returncode == 0, done.stderr[-3000:]
     out = work / "results" / EVENT
     assert "chart: removed the draw of an earlier chart" in done.stderr
