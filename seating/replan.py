@@ -33,7 +33,7 @@ from .check import recount
 from .event import ConfigError, Event
 from .io import keys_of
 from .swaps import improve_meetings
-from .tables import number_tables, tables_without_repeats
+from .tables import earlier_tables, number_tables, tables_without_repeats
 
 KEYS = {"after_hanchan", "withdraw", "replace_tables"}
 SHARE_DEPTH = 3  # longest chain of place swaps tried for a place off an area share
@@ -141,7 +141,7 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     plan, _ = improve_meetings(new, plan, keys, search["swap_moves"], search["time_limit"], log,
                                movable=movable)
     result, _ = number_tables(new, plan, movable=movable, given=seating, keep=seating, log=log)
-    result = _meet_area_shares(new, result, movable, log, earlier=seating)
+    result = _meet_area_shares(new, result, movable, seating, log)
     assert (result[~movable] == seating[~movable]).all(), "a played hanchan changed"
     changes = []
     names = new.place_names
@@ -160,21 +160,8 @@ def replan(event: Event, seating: np.ndarray, change: dict, log=print
     return new, result, changes
 
 
-def _earlier_tables(plan: np.ndarray, earlier: np.ndarray | None) -> np.ndarray | None:
-    """prefer[h, g]: the table at which group g of plan[h] sat in the earlier seating, or -1
-    (a group new in that hanchan)."""
-    if earlier is None:
-        return None
-    prefer = np.full(plan.shape[:2], -1, dtype=np.int64)
-    for h in range(plan.shape[0]):
-        where = {tuple(sorted(table)): t for t, table in enumerate(earlier[h].tolist())}
-        for g, table in enumerate(plan[h].tolist()):
-            prefer[h, g] = where.get(tuple(sorted(table)), -1)
-    return prefer
-
-
 def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
-                      log=print, earlier: np.ndarray | None = None) -> np.ndarray:
+                      earlier: np.ndarray, log=print) -> np.ndarray:
     """The seating, or a better one where places off their event share of an area are
     brought within it by chains of place swaps in the hanchans to come.
 
@@ -190,8 +177,9 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
     met or common opponents at the worst, and, where a place then sees a table twice, the
     hanchans to come numbered again with every group in its area (the tables stage's
     exact renumbering, tables.tables_without_repeats), no more tables seen twice, no
-    larger gap to a share and fewer counts off one. Chain after chain while they help, at
-    most SHARE_TRIES recounted in all."""
+    larger gap to a share and fewer counts off one, groups left as they were held at their
+    tables of `earlier` (the seating before the change) where they can be. Chain after
+    chain while they help, at most SHARE_TRIES recounted in all."""
     share, _ = area_shares(event)
     lo, hi = share_range(share)
     before = recount(event, seating)
@@ -307,7 +295,7 @@ def _meet_area_shares(event: Event, seating: np.ndarray, movable: np.ndarray,
                     # the hanchans to come numbered again, every group in its area (the
                     # tables stage's exact renumbering), so the chain's counts stay
                     assign, _ = tables_without_repeats(plan, identity, movable, area_at,
-                                                       prefer=_earlier_tables(plan, earlier),
+                                                       prefer=earlier_tables(plan, earlier),
                                                        widen=False)
                     if assign is not None:
                         plan = np.stack([plan[h][np.argsort(assign[h])] for h in range(H)])

@@ -651,6 +651,17 @@ def _player_costs(h, table_of, area_at, share, day_share, day_of):
     return cost
 
 
+def earlier_tables(plan: np.ndarray, earlier: np.ndarray) -> np.ndarray:
+    """prefer[h, g]: the table at which group g of plan[h] (the same places) sat in the
+    earlier seating (re-planning), or -1 for a group new in that hanchan."""
+    prefer = np.full(plan.shape[:2], -1, dtype=np.int64)
+    for h in range(plan.shape[0]):
+        where = {tuple(sorted(table)): t for t, table in enumerate(earlier[h].tolist())}
+        for g, table in enumerate(plan[h].tolist()):
+            prefer[h, g] = where.get(tuple(sorted(table)), -1)
+    return prefer
+
+
 def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = None,
                   given: np.ndarray | None = None, sweeps: int = 30,
                   steps: int = 500_000, keep: np.ndarray | None = None,
@@ -683,19 +694,14 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
 
     given_area = (np.take_along_axis(area_at, np.maximum(assign, 0), axis=1)
                   if (~movable).any() else None)
-    stay = np.zeros((H, G, area_at.shape[1]))  # cost of group g of hanchan h at table t
     # re-planning: the table group g of hanchan h sat at in the earlier seating (-1: a group
-    # new in that hanchan, free to sit anywhere)
-    prefer = np.full((H, G), -1, dtype=np.int64)
-    if keep is not None:
-        for h in range(H):
-            where = {tuple(sorted(table)): t for t, table in enumerate(keep[h].tolist())}
-            for g in range(G):
-                t = where.get(tuple(sorted(plan[h, g].tolist())))
-                if t is not None:
-                    stay[h, g] = W_STAY
-                    stay[h, g, t] = 0.0
-                    prefer[h, g] = t
+    # new in that hanchan, free to sit anywhere), and the cost of its sitting at table t
+    prefer = (earlier_tables(plan, keep) if keep is not None
+              else np.full((H, G), -1, dtype=np.int64))
+    stay = np.zeros((H, G, area_at.shape[1]))
+    hh, gg = np.nonzero(prefer >= 0)
+    stay[hh, gg] = W_STAY
+    stay[hh, gg, prefer[hh, gg]] = 0.0
     chosen, searched = assign_areas(event, plan, movable, given_area,
                                     prefer=None if keep is None else prefer)
     log(f"tables: areas chosen ({time.perf_counter() - started:.1f} s)")
@@ -874,8 +880,7 @@ def number_tables(event: Event, plan: np.ndarray, movable: np.ndarray | None = N
         def replan_rank():
             """Re-planning: tables seen twice, event shares, then groups off their earlier
             tables (staying put ranks above the day shares, W_STAY)."""
-            moved = np.take_along_axis(stay, assign[:, :, None], axis=2)[:, :, 0] > 0
-            return repeats(), off_share(), int(moved.sum())
+            return repeats(), off_share(), int(((prefer >= 0) & (assign != prefer)).sum())
 
         present_rank = replan_rank() if keep is not None else None
         for start, merged in tries:
