@@ -39,8 +39,8 @@ from .event import WIND_NAMES, Event
 UNKNOWN_NUMBER = {"x", "xx", "-", ".", "?"}  # an unknown seat in rows of numbers
 UNKNOWN_LETTER = {"-", ".", "?"}  # ... in letter blocks
 SETTINGS = ("players", "numbering", "table size", "winds", "pack", "claim")
-# players numbered up to twice the seats of a round, plus 8 (hanchans and tables of a CSV
-# likewise: up to twice those it lists, plus 8); beyond it a number is a typo
+# players numbered up to twice the seats of a round, plus 8 (hanchans, tables and seats of a
+# CSV likewise: up to twice those it lists, plus 8); beyond it a number is a typo
 GAP_FACTOR, GAP_SLACK = 2, 8
 EXPECTS = ("games", "table visits", "pairs", "repeats", "repeat-free rounds")
 
@@ -122,6 +122,12 @@ def _whole(value: str, what: str) -> int:
     return int(text)
 
 
+def _far_above(number: int, listed: int) -> bool:
+    """Whether a number the file gives is a typo: beyond GAP_FACTOR times what it lists,
+    plus GAP_SLACK (a runaway recount otherwise)."""
+    return number > GAP_FACTOR * listed + GAP_SLACK
+
+
 def _yes(value: str | None, default: bool) -> bool:
     if value is None:
         return default
@@ -157,8 +163,7 @@ def parse_csv(text: str, name: str) -> Schedule:
     winds_known = True
     for n, row in rows:
         h, t = ((row[key] or "").strip() for key in ("hanchan", "table"))
-        if not all(re.fullmatch(r"-?[0-9]+", x) for x in (h, t)):  # ASCII digits: int()
-            # also reads '1_0' as 10, and Arabic-Indic digits
+        if not all(_digits(x.removeprefix("-")) for x in (h, t)):  # int() also reads '1_0'
             raise ScheduleError(f"line {n}: hanchan and table must be whole numbers")
         h, t = int(h), int(t)
         if h < 1 or t < 1:
@@ -186,17 +191,17 @@ def parse_csv(text: str, name: str) -> Schedule:
     hanchans = max(h for h, _ in seats)
     tables = max(t for _, t in seats)
     listed = len({h for h, _ in seats})
-    if hanchans > GAP_FACTOR * listed + GAP_SLACK:  # a typo (200000 for 2): a runaway recount
+    if _far_above(hanchans, listed):  # a typo (200000 for 2): a runaway recount
         raise ScheduleError(f"hanchan {hanchans} is far above the {listed} hanchans the file "
                             "lists (hanchans are numbered from 1 without gaps)")
     widest = max(Counter(h for h, _ in seats).values())
-    if tables > GAP_FACTOR * widest + GAP_SLACK:
+    if _far_above(tables, widest):
         raise ScheduleError(f"table {tables} is far above the {widest} tables of the file's "
                             "largest hanchan (tables are numbered from 1 without gaps)")
     crowd = max(len(v) for v in seats.values())  # the most places listed at one table
     size = max(crowd, max((s + 1 for v in seats.values() for s, _ in v if s is not None),
                           default=0))
-    if size > GAP_FACTOR * crowd + GAP_SLACK:  # a seat number 1000000000: 149 GB of seats
+    if _far_above(size, crowd):  # a seat number 1000000000: 149 GB of seats
         raise ScheduleError(f"seat {size} is far above the {crowd} places of the fullest "
                             "table (seats are numbered from 1)")
     plan = np.full((hanchans, tables, size), -1, dtype=np.int64)
@@ -345,7 +350,7 @@ def _players(rounds, settings, letters: bool):
     declared = _whole(settings["players"], "players") if settings.get("players") else None
     players = top - base + 1 if declared is None else max(declared, top - base + 1)
     seats = max((sum(len(table) for table in r) for r in rounds), default=0)
-    if players > GAP_FACTOR * seats + GAP_SLACK:
+    if _far_above(players, seats):
         # a typo (2728 for 28) would make thousands of players who never play, and the
         # recount's player-by-player matrices would take gigabytes
         what = (f"players: {declared}" if declared is not None and declared >= top - base + 1
