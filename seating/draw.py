@@ -23,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .event import Event
+from .io import one_line
 
 ROSTER_COLUMNS = ("name", "country")
 
@@ -58,7 +59,7 @@ def read_roster(data: bytes) -> list[Player]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise RosterError(f"roster: not UTF-8 text (byte {error.start})") from None
+        raise RosterError(f"roster: {one_line(error)}") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
     columns = reader.fieldnames or []
     for column in columns:
