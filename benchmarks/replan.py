@@ -20,10 +20,12 @@ import time
 from pathlib import Path
 
 import benchlib as bl
+import numpy as np
 
 import seating.replan as replan_module
 from seating.check import recount
 from seating.core import plan
+from seating.tables import earlier_tables
 
 EVENT = Path(__file__).resolve().parent.parent / "tests" / "data" / "replay-120.yaml"
 
@@ -79,15 +81,9 @@ def main() -> int:
 def moved_groups(before, after_plan, after: int) -> tuple[int, int]:
     """Of the groups of the hanchans to come that the re-planning left as they were (the
     same places), how many sit at another table, and how many there are."""
-    moved = unchanged = 0
-    for h in range(after, before.shape[0]):
-        earlier = {frozenset(table.tolist()): t for t, table in enumerate(before[h])}
-        for t, table in enumerate(after_plan[h]):
-            was = earlier.get(frozenset(table.tolist()))
-            if was is not None:
-                unchanged += 1
-                moved += was != t
-    return moved, unchanged
+    earlier = earlier_tables(after_plan[after:], before[after:])  # group g sits at table g
+    kept = earlier >= 0
+    return int((kept & (earlier != np.arange(earlier.shape[1]))).sum()), int(kept.sum())
 
 
 if __name__ == "__main__":
